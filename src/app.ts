@@ -1,0 +1,65 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import { Redis } from 'ioredis';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Container } from './container.ts';
+import { registerErrorHandling } from './http/error-handler.ts';
+import { genRequestId } from './http/request-id.ts';
+import { compileFor } from './http/validation.ts';
+import { registerAuth } from './http/auth.ts';
+import { registerRouteConventions } from './http/route-conventions.ts';
+import { registerOpenApi } from './http/openapi.ts';
+import { createWeightedStore, HALF_COST_SUFFIX } from './http/rate-limit-store.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+
+export interface BuildOptions {
+  /** Pass false to get bare logging-off behaviour in tests regardless of LOG_LEVEL. */
+  logger?: boolean;
+}
+
+/** A Fastify instance with every route, that does not listen (tests use inject). */
+export async function buildApp(container: Container, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const { config } = container;
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: config.logLevel, redact: ['req.headers.authorization'] },
+    genReqId: genRequestId,
+    requestIdLogLabel: 'requestId',
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.nodeEnv === 'production',
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: false },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(({ schema, httpPart }) => compileFor(httpPart, schema));
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerErrorHandling(app);
+  registerRouteConventions(app);
+  await registerOpenApi(app, config.publicBaseUrl);
+  registerAuth(app, container.accounts);
+
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1 }) : null;
+  if (redis) app.addHook('onClose', async () => void redis.quit());
+  await app.register(rateLimit, {
+    global: true,
+    hook: 'onRequest',
+    timeWindow: 60_000,
+    store: createWeightedStore(redis),
+    keyGenerator: (request) => {
+      const base = request.actor ? `key:${request.actor.keyId}` : `ip:${request.ip}`;
+      return request.routeOptions.config.rateCost === 0.5 ? base + HALF_COST_SUFFIX : base;
+    },
+    max: (request) => (request.actor ? config.rateLimit.perKeyPerMinute : config.rateLimit.perIpPerMinute),
+    errorResponseBuilder: (_request, context) => {
+      const error = new Error(`Too many requests; retry after ${Math.ceil(context.ttl / 1000)} s.`) as Error & { statusCode: number };
+      error.statusCode = 429;
+      return error;
+    },
+    allowList: (request) => request.url === '/healthz' || request.url === '/readyz',
+  });
+
+  await app.register(healthRoutes(container));
+  return app;
+}

@@ -1,0 +1,122 @@
+import path from 'node:path';
+
+/**
+ * Configuration comes from the environment only, is validated once at start-up and is frozen.
+ * Every problem is collected and reported together, so an operator fixes them in one go
+ * (ARCHITECTURE §3: "every problem reported at once; no secret defaults").
+ */
+export type NodeEnv = 'development' | 'production' | 'test';
+export type Role = 'all' | 'api' | 'worker';
+
+export interface Config {
+  readonly nodeEnv: NodeEnv;
+  readonly role: Role;
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  /** A real PostgreSQL server; when null the embedded PGlite under `dataDir` is used. */
+  readonly databaseUrl: string | null;
+  readonly databasePoolSize: number;
+  readonly redisUrl: string | null;
+  readonly publicBaseUrl: string;
+  readonly logLevel: string;
+  /** Size of the synthetic panel seeded in development or when SIM_HEADS is set; 0 = none. */
+  readonly simHeads: number;
+  readonly rateLimit: {
+    readonly perKeyPerMinute: number;
+    readonly perIpPerMinute: number;
+  };
+  readonly bodyLimitBytes: number;
+  /** Seconds to wait for in-flight requests on SIGTERM before closing anyway. */
+  readonly shutdownGraceSeconds: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
+  const problems: string[] = [];
+  const read = (name: string): string | undefined => {
+    const value = env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  };
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+  const oneOf = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    if (!(allowed as readonly string[]).includes(raw)) {
+      problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
+      return fallback;
+    }
+    return raw as T;
+  };
+  const url = (name: string, protocols: string[]): string | null => {
+    const raw = read(name);
+    if (raw === undefined) return null;
+    try {
+      const parsed = new URL(raw);
+      if (!protocols.includes(parsed.protocol)) {
+        problems.push(`${name} must use ${protocols.join(' or ')} (got "${parsed.protocol}")`);
+        return null;
+      }
+      return raw;
+    } catch {
+      problems.push(`${name} is not a valid URL`);
+      return null;
+    }
+  };
+
+  const nodeEnv = oneOf<NodeEnv>('NODE_ENV', ['development', 'production', 'test'], 'development');
+  const role = oneOf<Role>('ROLE', ['all', 'api', 'worker'], 'all');
+  const port = int('PORT', 8080, 0, 65535);
+  const host = read('HOST') ?? (nodeEnv === 'production' ? '0.0.0.0' : '127.0.0.1');
+  const dataDir = path.resolve(cwd, read('DATA_DIR') ?? './data');
+  const databaseUrl = url('DATABASE_URL', ['postgres:', 'postgresql:']);
+  const redisUrl = url('REDIS_URL', ['redis:', 'rediss:']);
+  const publicBaseUrl = (url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const logLevel = read('LOG_LEVEL') ?? (nodeEnv === 'test' ? 'silent' : 'info');
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
+
+  const simDefault = nodeEnv === 'development' ? 2000 : 0;
+  const simHeads = int('SIM_HEADS', simDefault, 0, 1_000_000);
+
+  const config: Config = {
+    nodeEnv,
+    role,
+    port,
+    host,
+    dataDir,
+    databaseUrl,
+    databasePoolSize: int('DATABASE_POOL_SIZE', 10, 1, 200),
+    redisUrl,
+    publicBaseUrl,
+    logLevel,
+    simHeads,
+    rateLimit: {
+      perKeyPerMinute: int('RATE_LIMIT_PER_KEY', 600, 1, 1_000_000),
+      perIpPerMinute: int('RATE_LIMIT_PER_IP', 120, 1, 1_000_000),
+    },
+    bodyLimitBytes: int('BODY_LIMIT_BYTES', 256 * 1024, 1024, 50 * 1024 * 1024),
+    shutdownGraceSeconds: int('SHUTDOWN_GRACE_SECONDS', 20, 0, 600),
+  };
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(config);
+}

@@ -1,0 +1,63 @@
+import pg from 'pg';
+import { Kysely, PostgresDialect } from 'kysely';
+import type { Config } from '../config.ts';
+import type { DB } from './schema.ts';
+import { runningInstanceConnection, startEmbedded, type EmbeddedDatabase } from './embedded.ts';
+
+// PostgreSQL returns BIGINT (int8) as text because it can exceed 2^53; our counts and sums stay
+// far below that, and the spec promises safe integers, so parse them as numbers.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
+
+export type Db = Kysely<DB>;
+
+export interface Database {
+  db: Db;
+  pool: pg.Pool;
+  /** 'embedded' when this process serves PGlite, 'embedded-client' when it uses another process's. */
+  kind: 'server' | 'embedded' | 'embedded-client';
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** The admin CLI joins a running instance's embedded database instead of failing on the lock. */
+  joinRunningInstance?: boolean;
+  poolSize?: number;
+}
+
+export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databasePoolSize'>, options: OpenOptions = {}): Promise<Database> {
+  const max = options.poolSize ?? config.databasePoolSize;
+  let embedded: EmbeddedDatabase | null = null;
+  let poolConfig: pg.PoolConfig;
+  let kind: Database['kind'];
+  if (config.databaseUrl) {
+    poolConfig = { connectionString: config.databaseUrl, max };
+    kind = 'server';
+  } else {
+    const running = options.joinRunningInstance ? runningInstanceConnection(config.dataDir) : null;
+    if (running) {
+      poolConfig = { ...running, max };
+      kind = 'embedded-client';
+    } else {
+      embedded = await startEmbedded(config.dataDir);
+      poolConfig = { ...embedded.connection, max };
+      kind = 'embedded';
+    }
+  }
+  const pool = new pg.Pool({ ...poolConfig, application_name: 'headcount' });
+  // An idle client that loses its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  let closed = false;
+  return {
+    db,
+    pool,
+    kind,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.destroy();
+      await embedded?.stop();
+    },
+  };
+}

@@ -1,0 +1,136 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+/**
+ * The embedded default (ARCHITECTURE §1): PGlite keeps its files under DATA_DIR and is served
+ * in-process over the PostgreSQL wire protocol on a Unix socket inside DATA_DIR, so the rest of
+ * the code talks to it through `pg` exactly as it talks to a real server.
+ *
+ * PGlite is single-process: two processes opening the same files would corrupt them. A lock file
+ * holding the owner's pid stops a second server with a clear error, and lets the admin CLI find
+ * the running instance and go through its socket instead.
+ */
+export const SOCKET_PORT = 5432;
+
+export interface EmbeddedPaths {
+  pgdata: string;
+  lockFile: string;
+  socketDir: string;
+  socketFile: string;
+}
+
+export function embeddedPaths(dataDir: string): EmbeddedPaths {
+  return {
+    pgdata: path.join(dataDir, 'pgdata'),
+    lockFile: path.join(dataDir, 'headcount.lock'),
+    socketDir: dataDir,
+    socketFile: path.join(dataDir, `.s.PGSQL.${SOCKET_PORT}`),
+  };
+}
+
+export class DataDirInUseError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
+    super(
+      `DATA_DIR ${dataDir} is in use by another Headcount process (pid ${pid}). ` +
+        'The embedded database can only be opened by one process: stop that process, use another DATA_DIR, ' +
+        'or set DATABASE_URL to share a PostgreSQL server between processes.',
+    );
+    this.name = 'DataDirInUseError';
+  }
+}
+
+interface LockInfo {
+  pid: number;
+  startedAt: string;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The pid of a live process holding DATA_DIR, or null when it is free (a stale lock counts as free). */
+export function lockHolder(dataDir: string): number | null {
+  try {
+    const info = JSON.parse(fs.readFileSync(embeddedPaths(dataDir).lockFile, 'utf8')) as LockInfo;
+    return Number.isInteger(info.pid) && info.pid !== process.pid && isAlive(info.pid) ? info.pid : null;
+  } catch {
+    return null;
+  }
+}
+
+function acquireLock(dataDir: string): () => void {
+  const { lockFile } = embeddedPaths(dataDir);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const fd = fs.openSync(lockFile, 'wx');
+      fs.writeSync(fd, JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString() } satisfies LockInfo));
+      fs.closeSync(fd);
+      return () => {
+        try {
+          const info = JSON.parse(fs.readFileSync(lockFile, 'utf8')) as LockInfo;
+          if (info.pid === process.pid) fs.unlinkSync(lockFile);
+        } catch {
+          /* already gone */
+        }
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = lockHolder(dataDir);
+      if (holder !== null) throw new DataDirInUseError(dataDir, holder);
+      // Stale lock left by a process that died: remove it and try again.
+      fs.rmSync(lockFile, { force: true });
+    }
+  }
+  throw new Error(`Could not lock DATA_DIR ${dataDir}`);
+}
+
+export interface EmbeddedDatabase {
+  /** Connection settings for `pg` (host is the socket directory). */
+  connection: { host: string; port: number; user: string; database: string };
+  stop(): Promise<void>;
+}
+
+export async function startEmbedded(dataDir: string, maxConnections = 100): Promise<EmbeddedDatabase> {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const paths = embeddedPaths(dataDir);
+  const release = acquireLock(dataDir);
+  try {
+    // We hold the lock, so any socket file left behind belongs to a dead process.
+    fs.rmSync(paths.socketFile, { force: true });
+    const db = await PGlite.create(paths.pgdata);
+    const server = new PGLiteSocketServer({ db, path: paths.socketFile, maxConnections });
+    await server.start();
+    let stopped = false;
+    return {
+      connection: { host: paths.socketDir, port: SOCKET_PORT, user: 'postgres', database: 'postgres' },
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        await server.stop();
+        await db.close();
+        fs.rmSync(paths.socketFile, { force: true });
+        release();
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+/** Connection settings for reaching a running instance's embedded database through its socket. */
+export function runningInstanceConnection(dataDir: string): EmbeddedDatabase['connection'] | null {
+  const paths = embeddedPaths(dataDir);
+  if (lockHolder(dataDir) === null || !fs.existsSync(paths.socketFile)) return null;
+  return { host: paths.socketDir, port: SOCKET_PORT, user: 'postgres', database: 'postgres' };
+}

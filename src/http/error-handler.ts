@@ -1,0 +1,62 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorObject } from 'ajv';
+import { AppError, ERRORS, type ErrorCode } from './errors.ts';
+import { toValidationItems } from './validation.ts';
+
+/**
+ * One handler renders every error as `{error:{code,message,details?,requestId}}` (spec "Errors").
+ * Causes of unexpected errors go to the log only; the client gets a generic 500.
+ */
+function send(reply: FastifyReply, request: FastifyRequest, code: ErrorCode, message?: string, details?: Record<string, unknown>, headers?: Record<string, string>) {
+  if (headers) for (const [name, value] of Object.entries(headers)) reply.header(name, value);
+  const error: Record<string, unknown> = { code, message: message ?? ERRORS[code].message };
+  if (details) error.details = details;
+  error.requestId = request.id;
+  return reply.status(ERRORS[code].status).send({ error });
+}
+
+const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
+
+function fromFastifyError(error: FastifyError): { code: ErrorCode; message?: string; details?: Record<string, unknown> } | null {
+  if (error.validation) {
+    const items = toValidationItems(error.validation as ErrorObject[]);
+    const part = PART_NAMES[error.validationContext ?? 'body'] ?? 'request';
+    const message = items.length === 1 ? `Invalid ${part}: ${items[0].message}` : `Invalid ${part}: ${items.length} fields need fixing; see details.validation.`;
+    return { code: 'validation_failed', message, details: { validation: items } };
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { code: 'unsupported_media_type' };
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { code: 'payload_too_large' };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { code: 'validation_failed', message: 'The body is empty; send a JSON object.', details: { validation: [{ field: 'body', code: 'required', message: 'A JSON body is required.' }] } };
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { code: 'validation_failed', message: 'The body is not valid JSON.', details: { validation: [{ field: 'body', code: 'invalid_format', message: 'The body is not valid JSON.' }] } };
+  }
+  if (error instanceof SyntaxError && error.statusCode === 400) {
+    return { code: 'validation_failed', message: 'The body is not valid JSON.', details: { validation: [{ field: 'body', code: 'invalid_format', message: 'The body is not valid JSON.' }] } };
+  }
+  if (error.statusCode === 429) return { code: 'rate_limited' };
+  return null;
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.status >= 500) request.log.error({ err: error }, 'service error');
+      return send(reply, request, error.code, error.message, error.details, error.headers);
+    }
+    const mapped = fromFastifyError(error);
+    if (mapped) return send(reply, request, mapped.code, mapped.message, mapped.details);
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      request.log.warn({ err: error }, 'unmapped client error');
+      return send(reply, request, error.statusCode === 404 ? 'not_found' : error.statusCode === 405 ? 'method_not_allowed' : 'validation_failed', error.statusCode === 404 ? undefined : error.message);
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    return send(reply, request, 'internal');
+  });
+
+  app.setNotFoundHandler((request, reply) => send(reply, request, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}.`));
+}

@@ -1,0 +1,99 @@
+import type { FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TSchema } from '@sinclair/typebox';
+import { registerSharedSchema } from './validation.ts';
+import { ErrorEnvelopeSchema, ValidationItemSchema } from './schemas/error.schemas.ts';
+import { QuestionDraftSchema, SavedDraftSchema } from '../modules/questions/question-draft.schemas.ts';
+import { QuestionSchema } from '../modules/questions/questions.schemas.ts';
+import { AnswerSchema, ResultSchema } from '../modules/results/results.schemas.ts';
+import { InsightsSchema } from '../modules/insights/insights.schemas.ts';
+import { ProjectSchema } from '../modules/projects/projects.schemas.ts';
+import { DraftRecordSchema } from '../modules/drafts/drafts.schemas.ts';
+import { BalanceSchema, LedgerRowSchema } from '../modules/credits/credits.schemas.ts';
+import { WebhookEndpointSchema } from '../modules/webhooks/webhooks.schemas.ts';
+import {
+  ConfigSchema,
+  CountriesCatalogueSchema,
+  CountryEntrySchema,
+  StatsSchema,
+  TagsCatalogueSchema,
+  TemplateSchema,
+} from '../modules/catalogues/catalogues.schemas.ts';
+
+/**
+ * Every resource of the spec, registered once as a shared schema: Ajv validates with it, the
+ * serializer writes responses with it, and @fastify/swagger lists it under components.schemas,
+ * even for resources whose endpoints come later. Order matters: a schema's references first.
+ */
+export const SHARED_SCHEMAS: TSchema[] = [
+  ValidationItemSchema,
+  ErrorEnvelopeSchema,
+  QuestionDraftSchema,
+  SavedDraftSchema,
+  QuestionSchema,
+  InsightsSchema,
+  AnswerSchema,
+  ResultSchema,
+  ProjectSchema,
+  DraftRecordSchema,
+  TemplateSchema,
+  BalanceSchema,
+  LedgerRowSchema,
+  CountryEntrySchema,
+  ConfigSchema,
+  CountriesCatalogueSchema,
+  TagsCatalogueSchema,
+  StatsSchema,
+  WebhookEndpointSchema,
+];
+
+export const TAGS = [
+  { name: 'Pricing and config', description: 'Public prices, configuration and catalogues; no credential needed.' },
+  { name: 'Questions', description: 'Asking questions and reading what came back.' },
+  { name: 'Credits', description: 'Balance and ledger.' },
+  { name: 'Projects', description: 'Grouping questions.' },
+  { name: 'Drafts', description: 'Questions not yet asked.' },
+  { name: 'Health', description: 'Liveness and readiness for operators.' },
+];
+
+export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: string): Promise<void> {
+  for (const schema of SHARED_SCHEMAS) {
+    app.addSchema(schema);
+    registerSharedSchema(schema);
+  }
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Headcount API',
+        version: '2.0.0',
+        summary: 'Ask short questions of verified people and get the split of their answers in minutes.',
+        description:
+          'Headcount sends a short question to verified people ("heads") and returns the split of their answers, ' +
+          'the reasons, breakdowns and a summary. Money is counted in credits (1 credit = 1 penny). ' +
+          'Errors always come as `{"error":{"code","message","details?","requestId"}}`.',
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Headcount' },
+        contact: { name: 'Headcount', url: publicBaseUrl },
+      },
+      servers: [{ url: publicBaseUrl }],
+      tags: TAGS,
+      components: {
+        securitySchemes: {
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'hc_live_… API key',
+            description: 'An API key sent as `Authorization: Bearer <key>`. Each operation lists the scope it needs.',
+          },
+        },
+      },
+    },
+    refResolver: {
+      // Name components after the schemas' $id (Question, Result…) rather than def-0, def-1…
+      buildLocalReference: (json) => String(json.$id),
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}

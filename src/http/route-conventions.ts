@@ -1,0 +1,47 @@
+import type { FastifyInstance, RouteOptions } from 'fastify';
+
+/**
+ * Every route states its scope (config.scope, null when public); from that and its schemas this
+ * hook fills in what the OpenAPI description of each operation must carry: `security` and the
+ * error responses it can give (spec "Endpoints": 401/403/429 for authenticated endpoints, 404 for
+ * paths with an id, 400 for those that take input). Routes hidden from the description (the
+ * description itself, the docs page) are exempt.
+ */
+const ERROR_REF = { $ref: 'Error#' };
+
+function errorResponse(description: string) {
+  return { description, content: { 'application/json': { schema: ERROR_REF } } };
+}
+
+export function registerRouteConventions(app: FastifyInstance): void {
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const schema = (route.schema ?? {}) as Record<string, unknown>;
+    if (schema.hide || route.method === 'HEAD') return;
+    const config = (route.config ?? {}) as { scope?: string | null; declaredScope?: string };
+    if (config.scope === undefined) {
+      throw new Error(`Route ${String(route.method)} ${route.url} must declare config.scope (null when public).`);
+    }
+    const response = { ...((schema.response as Record<string, unknown>) ?? {}) };
+    const add = (status: string, description: string) => {
+      if (!(status in response)) response[status] = errorResponse(description);
+    };
+    const takesInput = Boolean(schema.body || schema.querystring || schema.headers || schema.params);
+    if (takesInput) add('400', 'The request is not valid (`validation_failed`, with `details.validation`).');
+    if (config.scope) {
+      add('401', 'No credential, or a malformed, unknown or revoked one (`unauthorized`).');
+      add('403', `The credential lacks the \`${config.scope}\` scope (\`insufficient_scope\`).`);
+    }
+    if (schema.params) add('404', 'No such object on this account (`not_found`).');
+    if (schema.body) {
+      add('413', 'The body is too large (`payload_too_large`).');
+      add('415', 'The body is not JSON (`unsupported_media_type`).');
+    }
+    add('429', 'Too many requests (`rate_limited`); wait for the `Retry-After` header.');
+    add('500', 'Unexpected failure (`internal`); the message is generic and the cause is logged.');
+    schema.response = response;
+    if (config.scope) schema.security = [{ bearerAuth: [config.scope] }];
+    else if (config.declaredScope) schema.security = [{}, { bearerAuth: [config.declaredScope] }];
+    else schema.security = [];
+    route.schema = schema;
+  });
+}

@@ -1,0 +1,122 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { TSchema } from '@sinclair/typebox';
+import type { ValidationCode, ValidationItem } from './errors.ts';
+
+/**
+ * Request validation with two Ajv instances (JSON Schema 2020-12, the dialect of OpenAPI 3.1):
+ * bodies are checked strictly (no type coercion, unknown properties refused, no defaults
+ * injected), while query strings, params and headers are coerced from text because that is all
+ * a URL can carry. Ajv errors are turned into the spec's `validation[]` items, one per field.
+ */
+function makeAjv(coerce: boolean): Ajv2020 {
+  const ajv = new Ajv2020({
+    allErrors: true,
+    strict: false,
+    coerceTypes: coerce ? 'array' : false,
+    useDefaults: coerce,
+    removeAdditional: false,
+  });
+  (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+  return ajv;
+}
+
+export const bodyAjv = makeAjv(false);
+export const textAjv = makeAjv(true);
+
+/** Shared schemas ($id) are known to both instances, so routes can `$ref` them. */
+export function registerSharedSchema(schema: TSchema): void {
+  for (const ajv of [bodyAjv, textAjv]) {
+    if (!ajv.getSchema(schema.$id as string)) ajv.addSchema(schema as object);
+  }
+}
+
+export type HttpPart = 'body' | 'querystring' | 'params' | 'headers';
+
+export function compileFor(part: string | undefined, schema: object): ValidateFunction {
+  return (part === 'body' ? bodyAjv : textAjv).compile(schema);
+}
+
+/** `/draft/options/2/label` → `draft.options[2].label` */
+export function pointerToField(pointer: string, prefix = ''): string {
+  let out = prefix;
+  for (const raw of pointer.split('/').slice(1)) {
+    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    out += /^\d+$/.test(part) ? `[${part}]` : out === '' ? part : `.${part}`;
+  }
+  return out;
+}
+
+const rank: Record<ValidationCode, number> = {
+  required: 0, not_allowed: 1, invalid_format: 2, unknown_value: 3, too_long: 4, too_short: 4,
+  too_many: 4, too_few: 4, out_of_range: 4, in_past: 5,
+};
+
+function describe(error: ErrorObject, field: string): { field: string; code: ValidationCode; message: string } | null {
+  const p = error.params as Record<string, unknown>;
+  const name = field || 'body';
+  switch (error.keyword) {
+    case 'required': {
+      const f = field ? `${field}.${p.missingProperty}` : String(p.missingProperty);
+      return { field: f, code: 'required', message: `${f} is required.` };
+    }
+    case 'additionalProperties': {
+      const f = field ? `${field}.${p.additionalProperty}` : String(p.additionalProperty);
+      return { field: f, code: 'not_allowed', message: `${f} is not a known field.` };
+    }
+    case 'maxLength':
+      return { field: name, code: 'too_long', message: `${name} must be at most ${p.limit} characters.` };
+    case 'minLength':
+      return p.limit === 1
+        ? { field: name, code: 'required', message: `${name} must not be empty.` }
+        : { field: name, code: 'too_short', message: `${name} must be at least ${p.limit} characters.` };
+    case 'maxItems':
+      return { field: name, code: 'too_many', message: `${name} may have at most ${p.limit} items.` };
+    case 'minItems':
+      return { field: name, code: 'too_few', message: `${name} needs at least ${p.limit} items.` };
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return { field: name, code: 'out_of_range', message: `${name} must be ${p.comparison} ${p.limit}.` };
+    case 'enum':
+    case 'const':
+      return {
+        field: name,
+        code: 'unknown_value',
+        message: `${name} must be one of: ${((p.allowedValues as unknown[]) ?? [p.allowedValue]).map((v) => JSON.stringify(v)).join(', ')}.`,
+      };
+    case 'type':
+      return { field: name, code: 'invalid_format', message: `${name} must be ${articled(String(p.type))}.` };
+    case 'format':
+      return { field: name, code: 'invalid_format', message: `${name} must be a valid ${p.format}.` };
+    case 'pattern':
+      return { field: name, code: 'invalid_format', message: `${name} is not in the expected format.` };
+    case 'uniqueItems':
+      return { field: name, code: 'not_allowed', message: `${name} must not repeat items.` };
+    case 'anyOf':
+    case 'oneOf':
+    case 'if':
+      return null; // the branch errors say more
+    default:
+      return { field: name, code: 'invalid_format', message: `${name} is not valid.` };
+  }
+}
+
+function articled(type: string): string {
+  const t = type.replace(',', ' or ');
+  return /^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`;
+}
+
+/** Ajv errors → one validation item per field (the most basic problem of each field wins). */
+export function toValidationItems(errors: readonly ErrorObject[], prefix = ''): ValidationItem[] {
+  const byField = new Map<string, ValidationItem>();
+  for (const error of errors) {
+    const item = describe(error, pointerToField(error.instancePath, prefix));
+    if (!item) continue;
+    const existing = byField.get(item.field);
+    if (!existing || rank[item.code] < rank[existing.code]) byField.set(item.field, item);
+  }
+  // A field whose parent is already wrong adds nothing useful.
+  return [...byField.values()];
+}

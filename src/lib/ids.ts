@@ -1,0 +1,28 @@
+import { randomBase62 } from './base62.ts';
+
+/**
+ * Ids are random, prefixed and URL-safe (ARCHITECTURE §4): the prefix tells a reader what the id
+ * names, and 20 base62 characters (~119 bits) make guessing another account's id hopeless.
+ */
+export const ID_PREFIXES = {
+  account: 'acc',
+  key: 'key',
+  question: 'q',
+  project: 'prj',
+  draft: 'drf',
+  ledger: 'led',
+  shareLink: 'shl',
+  webhook: 'whe',
+  ticket: 'tkt',
+  head: 'hd',
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+
+export function newId(kind: IdKind): string {
+  return `${ID_PREFIXES[kind]}_${randomBase62(20)}`;
+}
+
+export function isId(kind: IdKind, value: string): boolean {
+  return new RegExp(`^${ID_PREFIXES[kind]}_[0-9A-Za-z]{20}$`).test(value);
+}

@@ -1,0 +1,64 @@
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/database.ts';
+import { DataDirInUseError } from './db/embedded.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { createContainer } from './container.ts';
+import { buildApp } from './app.ts';
+import { seedSimulatedPanel } from './modules/panel/panel-seed.ts';
+
+/**
+ * Start-up: configuration → database (embedded unless DATABASE_URL) → migrations → synthetic panel
+ * (development) → HTTP. SIGTERM/SIGINT stop accepting, let in-flight requests finish, close the
+ * database and exit 0.
+ */
+async function main(): Promise<void> {
+  const started = Date.now();
+  const config = loadConfig();
+  const database = await openDatabase(config);
+  const applied = await migrateToLatest(database.db);
+  const container = createContainer(config, database);
+  const app = await buildApp(container);
+  if (applied.length) app.log.info({ migrations: applied }, 'migrations applied');
+  if (config.simHeads > 0) {
+    const seeded = await seedSimulatedPanel(database.db, { size: config.simHeads, clock: container.clock });
+    if (seeded) app.log.info({ heads: seeded }, 'seeded a simulated panel (development only)');
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'stopping: finishing in-flight requests');
+    const force = setTimeout(() => {
+      app.log.error('in-flight requests did not finish in time; exiting');
+      process.exit(1);
+    }, config.shutdownGraceSeconds * 1000);
+    force.unref();
+    try {
+      await app.close();
+      await database.close();
+      app.log.info('stopped');
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'error while stopping');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(
+    { url: config.publicBaseUrl, database: database.kind === 'server' ? 'postgresql' : `embedded (${config.dataDir})`, ms: Date.now() - started },
+    `Headcount is ready: ${config.publicBaseUrl}/docs`,
+  );
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof DataDirInUseError) {
+    process.stderr.write(`${error.message}\n`);
+  } else {
+    process.stderr.write(`Headcount failed to start: ${(error as Error)?.stack ?? String(error)}\n`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,155 @@
+import type { Clock } from '../../lib/clock.ts';
+import { newId } from '../../lib/ids.ts';
+import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey, type KeyMode } from '../../lib/api-key-format.ts';
+import { AppError, notFound, validationError } from '../../http/errors.ts';
+import { QUESTION_LANGUAGES } from '../questions/question-types.ts';
+import { CURRENCIES, type Currency } from '../credits/credits.schemas.ts';
+import type { AccountRow, AccountsRepository, ApiKeyRow } from './accounts.repository.ts';
+import { isScope, type Actor, type Scope } from './scopes.ts';
+
+/** last_used_at is a hint for people, not an audit log: writing it at most once a minute keeps auth to one read. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export interface AccountView {
+  id: string;
+  name: string;
+  kind: 'person' | 'team';
+  currency: Currency;
+  language: string;
+  createdAt: string;
+}
+
+export interface KeyView {
+  id: string;
+  accountId: string;
+  name: string | null;
+  mode: KeyMode;
+  prefix: string;
+  scopes: string[];
+  dailyCapCredits: number | null;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+const accountView = (row: AccountRow): AccountView => ({
+  id: row.id,
+  name: row.name,
+  kind: row.kind,
+  currency: row.currency,
+  language: row.language,
+  createdAt: row.created_at.toISOString(),
+});
+
+const keyView = (row: ApiKeyRow): KeyView => ({
+  id: row.id,
+  accountId: row.account_id,
+  name: row.name,
+  mode: row.mode,
+  prefix: row.prefix,
+  scopes: row.scopes,
+  dailyCapCredits: row.daily_cap_credits,
+  createdAt: row.created_at.toISOString(),
+  lastUsedAt: row.last_used_at?.toISOString() ?? null,
+  revokedAt: row.revoked_at?.toISOString() ?? null,
+});
+
+export interface CreateAccountInput {
+  name: string;
+  kind?: 'person' | 'team';
+  currency?: string;
+  language?: string;
+}
+
+export interface CreateKeyInput {
+  accountId: string;
+  scopes: string[];
+  dailyCapCredits?: number | null;
+  name?: string | null;
+  mode?: KeyMode;
+}
+
+export function createAccountsService(deps: { repo: AccountsRepository; clock: Clock }) {
+  const { repo, clock } = deps;
+
+  return {
+    async createAccount(input: CreateAccountInput): Promise<AccountView> {
+      const problems = [];
+      const name = input.name?.trim() ?? '';
+      if (name.length === 0 || name.length > 120) problems.push({ field: 'name', code: 'too_long' as const, message: 'name must be 1 to 120 characters.' });
+      const currency = (input.currency ?? 'GBP').toUpperCase();
+      if (!(CURRENCIES as readonly string[]).includes(currency)) problems.push({ field: 'currency', code: 'unknown_value' as const, message: `currency must be one of ${CURRENCIES.join(', ')}.` });
+      const language = input.language ?? 'en';
+      if (!(QUESTION_LANGUAGES as readonly string[]).includes(language)) problems.push({ field: 'language', code: 'unknown_value' as const, message: `language must be one of ${QUESTION_LANGUAGES.join(', ')}.` });
+      const kind = input.kind ?? 'person';
+      if (kind !== 'person' && kind !== 'team') problems.push({ field: 'kind', code: 'unknown_value' as const, message: 'kind must be person or team.' });
+      if (problems.length) throw validationError(problems);
+      const row = await repo.insertAccount({ id: newId('account'), name, kind, currency: currency as Currency, language, email: null, created_at: clock.now() });
+      return accountView(row);
+    },
+
+    async getAccount(id: string): Promise<AccountView> {
+      const row = await repo.findAccount(id);
+      if (!row) throw notFound('No such account.');
+      return accountView(row);
+    },
+
+    /** Creates a key; the secret is in the result and nowhere else, ever. */
+    async createKey(input: CreateKeyInput): Promise<{ key: KeyView; secret: string }> {
+      const problems = [];
+      if (input.scopes.length === 0) problems.push({ field: 'scopes', code: 'too_few' as const, message: 'Give at least one scope.' });
+      const unknown = input.scopes.filter((s) => !isScope(s));
+      if (unknown.length) problems.push({ field: 'scopes', code: 'unknown_value' as const, message: `Unknown scope(s): ${unknown.join(', ')}.` });
+      const cap = input.dailyCapCredits ?? null;
+      if (cap !== null && (!Number.isSafeInteger(cap) || cap < 0)) problems.push({ field: 'cap', code: 'out_of_range' as const, message: 'cap must be a whole number of credits, 0 or more.' });
+      if (problems.length) throw validationError(problems);
+      if (!(await repo.findAccount(input.accountId))) throw notFound('No such account.');
+      const secret = generateApiKey(input.mode ?? 'live');
+      const row = await repo.insertKey({
+        id: newId('key'),
+        account_id: input.accountId,
+        name: input.name ?? null,
+        mode: input.mode ?? 'live',
+        prefix: displayPrefix(secret),
+        secret_hash: hashApiKey(secret),
+        scopes: [...new Set(input.scopes)],
+        daily_cap_credits: cap,
+        created_at: clock.now(),
+      });
+      return { key: keyView(row), secret };
+    },
+
+    async revokeKey(keyId: string): Promise<KeyView> {
+      const row = await repo.revokeKey(keyId, clock.now());
+      if (!row) throw notFound('No such key.');
+      return keyView(row);
+    },
+
+    async listKeys(accountId: string): Promise<KeyView[]> {
+      if (!(await repo.findAccount(accountId))) throw notFound('No such account.');
+      return (await repo.listKeys(accountId)).map(keyView);
+    },
+
+    /**
+     * Bearer credential → actor. A key with a bad shape or checksum is refused before any
+     * database lookup (R6.1); revoked keys fail on the very next request.
+     */
+    async authenticate(token: string): Promise<Actor> {
+      if (!isWellFormedApiKey(token)) throw new AppError('unauthorized', 'The API key is malformed.');
+      const row = await repo.findKeyByHash(hashApiKey(token));
+      if (!row) throw new AppError('unauthorized', 'The API key is not known.');
+      if (row.revoked_at) throw new AppError('unauthorized', 'The API key has been revoked.');
+      const now = clock.now();
+      if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() > TOUCH_INTERVAL_MS) {
+        await repo.touchKey(row.id, now);
+      }
+      return {
+        accountId: row.account_id,
+        keyId: row.id,
+        scopes: row.scopes.filter(isScope) as Scope[],
+        dailyCapCredits: row.daily_cap_credits,
+      };
+    },
+  };
+}
+export type AccountsService = ReturnType<typeof createAccountsService>;

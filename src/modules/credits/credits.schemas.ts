@@ -1,0 +1,54 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Closed, DateTime, Nullable, StringEnum } from '../../http/schemas/helpers.ts';
+
+export const CURRENCIES = ['GBP', 'USD', 'EUR', 'CAD'] as const;
+export type Currency = (typeof CURRENCIES)[number];
+export const CurrencySchema = StringEnum(CURRENCIES);
+
+export const BalanceSchema = Closed(
+  {
+    credits: Type.Integer({ description: 'Credits held, including those reserved by live questions.' }),
+    reserved: Type.Integer({ minimum: 0, description: 'Held by live questions.' }),
+    expiring: Type.Array(Closed({ credits: Type.Integer({ minimum: 0 }), expiresAt: DateTime() })),
+    currency: CurrencySchema,
+    capRemaining: Nullable(Type.Integer({ minimum: 0, description: "What is left today under the calling key's daily cap; null when the key has none." })),
+    freeQuestionToday: Type.Boolean(),
+    privateDeclaredAt: Type.Optional(DateTime()),
+  },
+  { $id: 'Balance' },
+);
+export type Balance = Static<typeof BalanceSchema>;
+
+export const LEDGER_KINDS = [
+  'purchase', 'ask', 'refund', 'say', 'bonus', 'referral', 'payout', 'payout_returned', 'fee', 'expiry', 'clawback', 'adjustment', 'tier2_fee', 'not_paid',
+] as const;
+export const LEDGER_STATES = ['pending', 'available', 'in_flight', 'paid', 'reversed', 'not_paid'] as const;
+
+export const LedgerRowSchema = Closed(
+  {
+    id: Type.String(),
+    at: DateTime(),
+    title: Type.String({ description: 'What happened, in words a person reads.' }),
+    kind: StringEnum(LEDGER_KINDS),
+    state: StringEnum(LEDGER_STATES),
+    amount: Type.Integer({ description: 'Credits; negative when they leave the balance.' }),
+    ref: Nullable(Type.String()),
+    notPaid: Type.Optional(
+      Nullable(
+        Closed({
+          id: Type.String(),
+          source: StringEnum(['rejected', 'clawback']),
+          reason: StringEnum(['too_fast', 'repeat', 'check_question', 'automated', 'linked_accounts', 'shared_payout_method', 'confirmed_fraud']),
+          amount: Type.Integer(),
+          status: StringEnum(['not_paid', 'appealed', 'upheld', 'not_upheld']),
+          appealBy: Nullable(Type.String()),
+          decisionBy: Nullable(Type.String()),
+        }),
+      ),
+    ),
+    by: Type.Optional(Nullable(Type.String())),
+    releaseAt: Type.Optional(Nullable(DateTime())),
+  },
+  { $id: 'LedgerRow' },
+);
+export type LedgerRow = Static<typeof LedgerRowSchema>;

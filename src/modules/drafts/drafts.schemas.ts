@@ -1,0 +1,13 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Closed, DateTime, RefOf } from '../../http/schemas/helpers.ts';
+import { SavedDraftSchema } from '../questions/question-draft.schemas.ts';
+
+export const DraftRecordSchema = Closed(
+  {
+    id: Type.String(),
+    draft: RefOf(SavedDraftSchema),
+    updatedAt: DateTime(),
+  },
+  { $id: 'DraftRecord' },
+);
+export type DraftRecord = Static<typeof DraftRecordSchema>;

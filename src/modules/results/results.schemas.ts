@@ -1,0 +1,114 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Closed, DateTime, Nullable, StringEnum, RefOf } from '../../http/schemas/helpers.ts';
+import { GENDERS } from '../questions/question-types.ts';
+import { InsightsSchema } from '../insights/insights.schemas.ts';
+
+export const FLAG_REASONS = ['off_topic', 'low_effort', 'abusive', 'automated'] as const;
+export const FLAG_STATUSES = ['open', 'upheld', 'dismissed'] as const;
+
+export const PointSchema = Closed({ x: Type.Number({ minimum: 0, maximum: 1 }), y: Type.Number({ minimum: 0, maximum: 1 }) });
+
+export const AnswerFlagSchema = Closed({
+  reason: StringEnum(FLAG_REASONS),
+  status: StringEnum(FLAG_STATUSES),
+  refundCredits: Type.Integer({ minimum: 0 }),
+  createdAt: DateTime(),
+  decidedAt: Nullable(DateTime()),
+});
+
+export const AnswerSchema = Closed(
+  {
+    option: Nullable(Type.String({ description: 'The chosen option (for ranking, the one ranked first; for multi choice, the chosen labels joined).' })),
+    text: Nullable(Type.String({ description: 'The written answer.' })),
+    translatedText: Type.Optional(Nullable(Type.String())),
+    reason: Type.Optional(Nullable(Type.String())),
+    translatedReason: Type.Optional(Nullable(Type.String())),
+    tier: Type.Integer({ minimum: 1, maximum: 3 }),
+    attestationRef: Type.String({ description: 'Names the answer in flag and pin calls.' }),
+    answeredAt: DateTime(),
+    pinned: Type.Optional(Type.Boolean()),
+    flag: Type.Optional(Nullable(AnswerFlagSchema)),
+    taps: Type.Optional(Type.Array(PointSchema, { description: 'Click-test taps, 0 to 1 from the top left.' })),
+  },
+  { $id: 'Answer' },
+);
+export type Answer = Static<typeof AnswerSchema>;
+
+export const DistributionItemSchema = Closed({
+  option: Type.String(),
+  count: Type.Integer({ minimum: 0 }),
+  share: Type.Number({ minimum: 0, maximum: 1 }),
+  averageRank: Type.Optional(Type.Number()),
+  appearances: Type.Optional(Type.Integer({ minimum: 0 })),
+  strength: Type.Optional(Type.Number()),
+  rank: Type.Optional(Type.Integer({ minimum: 1 })),
+});
+
+const SummarySchema = Closed({
+  winner: Nullable(Type.String()),
+  margin: Nullable(Type.Number()),
+  confidence: Nullable(StringEnum(['low', 'medium', 'high'])),
+  note: Type.String(),
+  suggestedFollowUp: Nullable(Type.String()),
+});
+
+const SegmentSchema = Closed({ label: Type.String(), n: Type.Integer({ minimum: 0 }), distribution: Type.Array(DistributionItemSchema) });
+
+const ClicksSchema = Closed({
+  imageUrl: Nullable(Type.String()),
+  taps: Type.Integer({ minimum: 0 }),
+  points: Type.Array(PointSchema),
+  grid: Type.Array(Type.Integer({ minimum: 0 })),
+  gridSize: Type.Integer({ minimum: 1 }),
+  hotspots: Type.Array(
+    Closed({ x: Type.Number(), y: Type.Number(), w: Type.Number(), h: Type.Number(), count: Type.Integer({ minimum: 0 }), share: Type.Number({ minimum: 0, maximum: 1 }) }),
+  ),
+  heatmapUrl: Nullable(Type.String()),
+});
+
+export const ResultFilterSchema = Closed({
+  option: Type.Optional(Type.Integer({ minimum: 0, maximum: 8 })),
+  tier: Type.Optional(Type.Integer({ minimum: 1, maximum: 3 })),
+  country: Type.Optional(Type.String({ minLength: 2, maxLength: 2 })),
+  ageBand: Type.Optional(Type.String({ pattern: '^(\\d{2}-\\d{2}|\\d{2}\\+)$' })),
+  gender: Type.Optional(StringEnum(GENDERS)),
+  q: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+});
+
+export const ResultSchema = Closed(
+  {
+    questionId: Type.String(),
+    status: StringEnum(['in_progress', 'complete', 'underfilled', 'cancelled']),
+    nRequested: Type.Integer({ minimum: 0 }),
+    nAccepted: Type.Integer({ minimum: 0 }),
+    distribution: Type.Array(DistributionItemSchema),
+    mean: Nullable(Type.Number()),
+    summary: SummarySchema,
+    tier: Type.Integer({ minimum: 1, maximum: 3 }),
+    language: Type.String(),
+    verificationLine: Type.String(),
+    medianSeconds: Nullable(Type.Number()),
+    creditsSpent: Type.Integer({ minimum: 0 }),
+    answers: Type.Array(RefOf(AnswerSchema)),
+    breakdown: Type.Optional(Type.Array(Closed({ tagId: Type.String(), label: Type.String(), n: Type.Integer({ minimum: 0 }), distribution: Type.Array(DistributionItemSchema) }))),
+    refundCredits: Type.Integer({ minimum: 0 }),
+    breakdowns: Type.Optional(Type.Array(Closed({ dimension: StringEnum(['country', 'tier', 'age_band', 'gender', 'tag']), segments: Type.Array(SegmentSchema) }))),
+    clicks: Type.Optional(ClicksSchema),
+    sentiment: Type.Optional(Closed({ positive: Type.Number(), neutral: Type.Number(), negative: Type.Number() })),
+    translationLanguage: Type.Optional(Nullable(Type.String())),
+    insights: Type.Optional(Nullable(RefOf(InsightsSchema))),
+    filter: Type.Optional(ResultFilterSchema),
+    nUnfiltered: Type.Optional(Type.Integer({ minimum: 0 })),
+    suppressed: Type.Optional(Type.Boolean()),
+    facets: Type.Optional(
+      Closed({
+        tiers: Type.Array(Closed({ tier: Type.Integer(), n: Type.Integer({ minimum: 0 }) })),
+        countries: Type.Array(Closed({ code: Type.String(), label: Type.String(), n: Type.Integer({ minimum: 0 }) })),
+        ageBands: Type.Array(Closed({ band: Type.String(), n: Type.Integer({ minimum: 0 }) })),
+        genders: Type.Optional(Type.Array(Closed({ gender: StringEnum(GENDERS), n: Type.Integer({ minimum: 0 }) }))),
+      }),
+    ),
+  },
+  { $id: 'Result' },
+);
+export type Result = Static<typeof ResultSchema>;
