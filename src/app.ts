@@ -23,7 +23,6 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel, redact: ['req.headers.authorization'] },
     genReqId: genRequestId,
-    requestIdLogLabel: 'requestId',
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.nodeEnv === 'production',
     return503OnClosing: true,
