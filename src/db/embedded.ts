@@ -36,7 +36,7 @@ export class DataDirInUseError extends Error {
     readonly pid: number,
   ) {
     super(
-      `DATA_DIR ${dataDir} is in use by another Headcount process (pid ${pid}). ` +
+      (pid === process.pid ? `DATA_DIR ${dataDir} is already open in this process (pid ${pid}). ` : `DATA_DIR ${dataDir} is in use by another Headcount process (pid ${pid}). `) +
         'The embedded database can only be opened by one process: stop that process, use another DATA_DIR, ' +
         'or set DATABASE_URL to share a PostgreSQL server between processes.',
     );
@@ -58,8 +58,15 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/**
+ * DATA_DIRs this process has open. The lock file cannot say: a lock holding our own pid may be a
+ * stale one left by an earlier process that had the same pid (pid 1 in a container).
+ */
+const openHere = new Set<string>();
+
 /** The pid of a live process holding DATA_DIR, or null when it is free (a stale lock counts as free). */
 export function lockHolder(dataDir: string): number | null {
+  if (openHere.has(path.resolve(dataDir))) return process.pid;
   try {
     const info = JSON.parse(fs.readFileSync(embeddedPaths(dataDir).lockFile, 'utf8')) as LockInfo;
     return Number.isInteger(info.pid) && info.pid !== process.pid && isAlive(info.pid) ? info.pid : null;
@@ -70,12 +77,16 @@ export function lockHolder(dataDir: string): number | null {
 
 function acquireLock(dataDir: string): () => void {
   const { lockFile } = embeddedPaths(dataDir);
+  const key = path.resolve(dataDir);
+  if (openHere.has(key)) throw new DataDirInUseError(dataDir, process.pid);
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const fd = fs.openSync(lockFile, 'wx');
       fs.writeSync(fd, JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString() } satisfies LockInfo));
       fs.closeSync(fd);
+      openHere.add(key);
       return () => {
+        openHere.delete(key);
         try {
           const info = JSON.parse(fs.readFileSync(lockFile, 'utf8')) as LockInfo;
           if (info.pid === process.pid) fs.unlinkSync(lockFile);
