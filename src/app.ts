@@ -11,6 +11,8 @@ import { registerRouteConventions } from './http/route-conventions.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { createWeightedStore, HALF_COST_SUFFIX } from './http/rate-limit-store.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { cataloguesRoutes } from './modules/catalogues/catalogues.routes.ts';
+import { estimateRoutes } from './modules/estimate/estimate.routes.ts';
 
 export interface BuildOptions {
   /** Pass false to get bare logging-off behaviour in tests regardless of LOG_LEVEL. */
@@ -60,5 +62,7 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   });
 
   await app.register(healthRoutes(container));
+  await app.register(cataloguesRoutes(container));
+  await app.register(estimateRoutes(container));
   return app;
 }

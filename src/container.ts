@@ -3,6 +3,11 @@ import { systemClock, type Clock } from './lib/clock.ts';
 import type { Database } from './db/database.ts';
 import { createAccountsRepository } from './modules/accounts/accounts.repository.ts';
 import { createAccountsService } from './modules/accounts/accounts.service.ts';
+import { createPoolRepository } from './modules/panel/pool.repository.ts';
+import { createPoolService } from './modules/panel/pool.service.ts';
+import { createEstimateService } from './modules/estimate/estimate.service.ts';
+import { createCataloguesRepository } from './modules/catalogues/catalogues.repository.ts';
+import { createCataloguesService } from './modules/catalogues/catalogues.service.ts';
 
 /**
  * Composition root (ARCHITECTURE §3): database → repositories → services. Tests build one with a
@@ -12,6 +17,9 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const { db } = database;
   const accountsRepo = createAccountsRepository(db);
   const accounts = createAccountsService({ repo: accountsRepo, clock });
-  return { config, clock, database, db, accounts };
+  const pool = createPoolService({ repo: createPoolRepository(db), clock });
+  const estimates = createEstimateService({ pool, clock });
+  const catalogues = createCataloguesService({ repo: createCataloguesRepository(db), clock });
+  return { config, clock, database, db, accounts, pool, estimates, catalogues };
 }
 export type Container = ReturnType<typeof createContainer>;

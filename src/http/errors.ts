@@ -62,7 +62,8 @@ export class AppError extends Error {
 }
 
 export function validationError(items: ValidationItem[], message?: string): AppError {
-  return new AppError('validation_failed', message, { validation: items });
+  const summary = message ?? (items.length === 1 ? items[0].message : `${items.length} fields need fixing; see details.validation.`);
+  return new AppError('validation_failed', summary, { validation: items });
 }
 
 export const notFound = (what = 'There is nothing here.'): AppError => new AppError('not_found', what);

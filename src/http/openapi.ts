@@ -20,6 +20,7 @@ import {
   TagsCatalogueSchema,
   TemplateSchema,
 } from '../modules/catalogues/catalogues.schemas.ts';
+import { EstimateSchema } from '../modules/estimate/estimate.schemas.ts';
 
 /**
  * Every resource of the spec, registered once as a shared schema: Ajv validates with it, the
@@ -46,6 +47,7 @@ export const SHARED_SCHEMAS: TSchema[] = [
   TagsCatalogueSchema,
   StatsSchema,
   WebhookEndpointSchema,
+  EstimateSchema,
 ];
 
 export const TAGS = [

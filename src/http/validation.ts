@@ -78,7 +78,7 @@ function describe(error: ErrorObject, field: string): { field: string; code: Val
     case 'maximum':
     case 'exclusiveMinimum':
     case 'exclusiveMaximum':
-      return { field: name, code: 'out_of_range', message: `${name} must be ${p.comparison} ${p.limit}.` };
+      return { field: name, code: 'out_of_range', message: `${name} must be ${COMPARISONS[String(p.comparison)] ?? p.comparison} ${p.limit}.` };
     case 'enum':
     case 'const':
       return {
@@ -102,6 +102,8 @@ function describe(error: ErrorObject, field: string): { field: string; code: Val
       return { field: name, code: 'invalid_format', message: `${name} is not valid.` };
   }
 }
+
+const COMPARISONS: Record<string, string> = { '>=': 'at least', '<=': 'at most', '>': 'more than', '<': 'less than' };
 
 function articled(type: string): string {
   const t = type.replace(',', ' or ');

@@ -42,6 +42,8 @@ export const QUESTION_SOURCES = ['app', 'portal', 'api', 'mcp'] as const;
 export interface TypeRule {
   /** Human name used in messages and price lines. */
   label: string;
+  /** The name with its article, for sentences ("an A/B image question"). */
+  aLabel: string;
   /** Allowed number of options; null = the type takes no options. */
   options: { min: number; max: number } | null;
   /** Every option must carry an imageUrl. */
@@ -57,14 +59,14 @@ export interface TypeRule {
 }
 
 export const TYPE_RULES: Record<QuestionType, TypeRule> = {
-  single_choice: { label: 'single choice', options: { min: 2, max: 8 }, optionImages: false, neitherAllowed: true, stimulus: 'none', clickTest: false, reasonAllowed: true },
-  multi_choice: { label: 'multiple choice', options: { min: 2, max: 8 }, optionImages: false, neitherAllowed: true, stimulus: 'none', clickTest: false, reasonAllowed: true },
-  ab_image: { label: 'A/B image', options: { min: 2, max: 2 }, optionImages: true, neitherAllowed: true, stimulus: 'none', clickTest: false, reasonAllowed: true },
-  pairwise: { label: 'pairwise', options: { min: 3, max: 8 }, optionImages: false, neitherAllowed: false, stimulus: 'none', clickTest: false, reasonAllowed: true },
-  ranking: { label: 'ranking', options: { min: 3, max: 8 }, optionImages: false, neitherAllowed: false, stimulus: 'none', clickTest: false, reasonAllowed: true },
-  scale_1_5: { label: '1–5 scale', options: null, optionImages: false, neitherAllowed: false, stimulus: 'none', clickTest: false, reasonAllowed: true, fixedOptions: ['1', '2', '3', '4', '5'] },
-  yes_mostly_no: { label: 'yes / mostly / no', options: null, optionImages: false, neitherAllowed: false, stimulus: 'none', clickTest: false, reasonAllowed: true, fixedOptions: ['yes', 'mostly', 'no'] },
-  free_text: { label: 'free text', options: null, optionImages: false, neitherAllowed: false, stimulus: 'none', clickTest: false, reasonAllowed: false },
-  click_test: { label: 'click test', options: null, optionImages: false, neitherAllowed: false, stimulus: 'image', clickTest: true, reasonAllowed: true },
-  reaction: { label: 'reaction', options: { min: 2, max: 8 }, optionImages: false, neitherAllowed: false, stimulus: 'any_with_exposure', clickTest: false, reasonAllowed: true },
+  single_choice: { label: 'single choice', aLabel: 'a single choice', options: { min: 2, max: 8 }, optionImages: false, neitherAllowed: true, stimulus: 'none', clickTest: false, reasonAllowed: true },
+  multi_choice: { label: 'multiple choice', aLabel: 'a multiple choice', options: { min: 2, max: 8 }, optionImages: false, neitherAllowed: true, stimulus: 'none', clickTest: false, reasonAllowed: true },
+  ab_image: { label: 'A/B image', aLabel: 'an A/B image', options: { min: 2, max: 2 }, optionImages: true, neitherAllowed: true, stimulus: 'none', clickTest: false, reasonAllowed: true },
+  pairwise: { label: 'pairwise', aLabel: 'a pairwise', options: { min: 3, max: 8 }, optionImages: false, neitherAllowed: false, stimulus: 'none', clickTest: false, reasonAllowed: true },
+  ranking: { label: 'ranking', aLabel: 'a ranking', options: { min: 3, max: 8 }, optionImages: false, neitherAllowed: false, stimulus: 'none', clickTest: false, reasonAllowed: true },
+  scale_1_5: { label: '1–5 scale', aLabel: 'a 1–5 scale', options: null, optionImages: false, neitherAllowed: false, stimulus: 'none', clickTest: false, reasonAllowed: true, fixedOptions: ['1', '2', '3', '4', '5'] },
+  yes_mostly_no: { label: 'yes / mostly / no', aLabel: 'a yes / mostly / no', options: null, optionImages: false, neitherAllowed: false, stimulus: 'none', clickTest: false, reasonAllowed: true, fixedOptions: ['yes', 'mostly', 'no'] },
+  free_text: { label: 'free text', aLabel: 'a free text', options: null, optionImages: false, neitherAllowed: false, stimulus: 'none', clickTest: false, reasonAllowed: false },
+  click_test: { label: 'click test', aLabel: 'a click test', options: null, optionImages: false, neitherAllowed: false, stimulus: 'image', clickTest: true, reasonAllowed: true },
+  reaction: { label: 'reaction', aLabel: 'a reaction', options: { min: 2, max: 8 }, optionImages: false, neitherAllowed: false, stimulus: 'any_with_exposure', clickTest: false, reasonAllowed: true },
 };

@@ -1,0 +1,76 @@
+import type { Container } from '../container.ts';
+import { validationError } from '../http/errors.ts';
+
+type OptionSpec = { type: 'string' | 'boolean'; short?: string };
+export interface AdminCommand {
+  usage: string;
+  summary: string;
+  options: Record<string, OptionSpec>;
+  run(container: Container, values: Record<string, string | boolean | undefined>): Promise<unknown>;
+}
+
+function required(values: Record<string, string | boolean | undefined>, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw validationError([{ field: name, code: 'required', message: `--${name} is required.` }], `--${name} is required.`);
+  }
+  return value.trim();
+}
+
+function integer(value: string | boolean | undefined, name: string): number | null {
+  if (value === undefined) return null;
+  const n = Number(value);
+  if (typeof value !== 'string' || !/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n)) {
+    throw validationError([{ field: name, code: 'invalid_format', message: `--${name} must be a whole number.` }], `--${name} must be a whole number.`);
+  }
+  return n;
+}
+
+/** Every admin command; README.md lists them for operators. */
+export const adminCommands: Record<string, AdminCommand> = {
+  'account:create': {
+    usage: '--name NAME [--kind person|team] [--currency GBP|USD|EUR|CAD] [--language en]',
+    summary: 'Create an account (a person\'s or a team\'s).',
+    options: { name: { type: 'string' }, kind: { type: 'string' }, currency: { type: 'string' }, language: { type: 'string' } },
+    async run(c, v) {
+      const account = await c.accounts.createAccount({
+        name: required(v, 'name'),
+        kind: v.kind as 'person' | 'team' | undefined,
+        currency: v.currency as string | undefined,
+        language: v.language as string | undefined,
+      });
+      return { account };
+    },
+  },
+  'key:create': {
+    usage: '--account ID --scopes questions:read,questions:write,account:read [--cap N] [--name TEXT] [--test]',
+    summary: 'Create an API key; the secret is printed once and never stored.',
+    options: { account: { type: 'string' }, scopes: { type: 'string' }, cap: { type: 'string' }, name: { type: 'string' }, test: { type: 'boolean' } },
+    async run(c, v) {
+      const { key, secret } = await c.accounts.createKey({
+        accountId: required(v, 'account'),
+        scopes: required(v, 'scopes').split(',').map((s) => s.trim()).filter(Boolean),
+        dailyCapCredits: integer(v.cap, 'cap'),
+        name: (v.name as string | undefined) ?? null,
+        mode: v.test ? 'test' : 'live',
+      });
+      return { key, secret, note: 'Store the secret now: it is shown only this once.' };
+    },
+  },
+  'key:revoke': {
+    usage: '--key ID',
+    summary: 'Revoke a key; it fails from the next request on.',
+    options: { key: { type: 'string' } },
+    async run(c, v) {
+      return { key: await c.accounts.revokeKey(required(v, 'key')) };
+    },
+  },
+  'key:list': {
+    usage: '--account ID',
+    summary: "List an account's keys (never their secrets).",
+    options: { account: { type: 'string' } },
+    async run(c, v) {
+      return { keys: await c.accounts.listKeys(required(v, 'account')) };
+    },
+  },
+};

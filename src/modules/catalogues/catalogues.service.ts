@@ -1,0 +1,111 @@
+import type { Clock } from '../../lib/clock.ts';
+import { QUESTION_LANGUAGES } from '../questions/question-types.ts';
+import { priceDraft, TIER1_PAY_PENCE, TIER2_PAY_MULTIPLIER } from '../estimate/pricing.ts';
+import { priceInputOf } from '../estimate/estimate.service.ts';
+import { etaMinutes } from '../estimate/eta.ts';
+import type { CountriesCatalogue, CountryEntry, PublicConfig, Stats, TagsCatalogue, Template } from './catalogues.schemas.ts';
+import { ANSWERING_COUNTRIES, answeringCountry, countryName, DEFAULT_COUNTRY } from './countries.data.ts';
+import { TAG_GROUP_DATA } from './tags.data.ts';
+import { TEMPLATES } from './templates.data.ts';
+import type { CataloguesRepository } from './catalogues.repository.ts';
+
+/** Exchange rates from GBP used to show prices in other currencies; reviewed by hand. */
+export const RATES = { GBP: 1, USD: 1.27, EUR: 1.17, CAD: 1.76 };
+export const RATES_DATE = '2026-11-02';
+export const REVERIFY_DAYS = 365;
+/** Answers a head gives in an hour of answering, for the earnings range. */
+const ANSWERS_PER_HOUR = { quick: 40, written: 15 };
+/** Panel counts change slowly; the public catalogues are recomputed at most this often. */
+const CACHE_MS = 60_000;
+
+export function poolBand(heads: number): string {
+  if (heads < 50) return 'under_50';
+  if (heads < 200) return '50_200';
+  if (heads < 1000) return '200_1000';
+  if (heads < 5000) return '1000_5000';
+  return '5000_plus';
+}
+
+function cached<T>(clock: Clock, compute: () => Promise<T>): () => Promise<T> {
+  let value: { at: number; data: Promise<T> } | null = null;
+  return () => {
+    const now = clock.now().getTime();
+    if (!value || now - value.at >= CACHE_MS) {
+      const data = compute();
+      value = { at: now, data };
+      data.catch(() => (value = null));
+    }
+    return value.data;
+  };
+}
+
+export function createCataloguesService(deps: { repo: CataloguesRepository; clock: Clock }) {
+  const { repo, clock } = deps;
+
+  const config: PublicConfig = {
+    rates: RATES,
+    ratesDate: RATES_DATE,
+    countries: Object.fromEntries(ANSWERING_COUNTRIES.map((c) => [c.code, c.entry])) as Record<string, CountryEntry>,
+    defaultCountry: answeringCountry(DEFAULT_COUNTRY)!.entry,
+    questionLanguages: [...QUESTION_LANGUAGES],
+    reverifyDays: REVERIFY_DAYS,
+    tier1PayPence: TIER1_PAY_PENCE,
+    tier2PayMultiplier: TIER2_PAY_MULTIPLIER,
+    answeringCountries: ANSWERING_COUNTRIES.map((c) => c.code),
+    webTopUpStorefronts: ['GBP', 'USD', 'EUR', 'CAD'],
+  };
+
+  const templates: Template[] = TEMPLATES.map((t) => ({ ...t, priceCredits: priceDraft(priceInputOf(t.draft)).creditsTotal }));
+
+  const tags: TagsCatalogue = {
+    groups: TAG_GROUP_DATA.map(({ id, label, why, max }) => ({ id, label, why, max })),
+    tags: TAG_GROUP_DATA.flatMap((group) => group.tags.map((tag) => ({ id: tag.id, group: group.id, label: tag.label }))),
+  };
+
+  const countries = cached(clock, async (): Promise<CountriesCatalogue> => {
+    const rows = await repo.headsByCountryAndTier();
+    // A tier-t question reaches heads of tier t and above.
+    const atLeast = (code: string, tier: number) => rows.filter((r) => r.country === code && r.tier >= tier).reduce((sum, r) => sum + r.heads, 0);
+    return {
+      countries: ANSWERING_COUNTRIES.map((c) => ({
+        code: c.code,
+        name: countryName(c.code),
+        languages: c.languages,
+        tier2Available: c.entry.tier2Available,
+        poolBands: {
+          tier1: poolBand(atLeast(c.code, 1)),
+          tier2: c.entry.tier2Available ? poolBand(atLeast(c.code, 2)) : null,
+          tier3: c.entry.tier2Available ? poolBand(atLeast(c.code, 3)) : null,
+        },
+      })),
+      updatedAt: clock.now().toISOString(),
+    };
+  });
+
+  const stats = cached(clock, async (): Promise<Stats> => {
+    const now = clock.now();
+    const online = await repo.headsSeenSince(new Date(now.getTime() - 5 * 60_000));
+    const panel = await repo.panelActivity(new Date(now.getTime() - 86_400_000));
+    const low = Math.min(...ANSWERING_COUNTRIES.map((c) => c.entry.payMultiplier));
+    const quickPay = Math.round(TIER1_PAY_PENCE * low);
+    const writtenPay = priceDraft({ type: 'free_text', n: 1, tier: 3, rush: false, reason: 'off', countries: [], tags: [] }).payPerAnswer;
+    return {
+      headsOnlineNow: online,
+      // Answers arrive with the asking module; until then the week has none.
+      answersThisWeek: 0,
+      // Until questions have filled, the expected time for 50 answers from the whole panel.
+      medianMinutesTo50: etaMinutes({ n: 50, poolSize: panel.size, activeHeads: panel.active, rush: false }),
+      headEarningsPerHour: { low: quickPay * ANSWERS_PER_HOUR.quick, high: writtenPay * ANSWERS_PER_HOUR.written },
+      updatedAt: now.toISOString(),
+    };
+  });
+
+  return {
+    config: () => config,
+    templates: () => templates,
+    tags: () => tags,
+    countries,
+    stats,
+  };
+}
+export type CataloguesService = ReturnType<typeof createCataloguesService>;

@@ -1,0 +1,41 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Closed, Nullable, RefOf, StringEnum } from '../../http/schemas/helpers.ts';
+import { ValidationItemSchema } from '../../http/schemas/error.schemas.ts';
+import { QuestionDraftSchema } from '../questions/question-draft.schemas.ts';
+import { shapeOnly } from '../../lib/json-schema-shape.ts';
+
+export const EstimateBodySchema = Closed({
+  draft: RefOf(QuestionDraftSchema),
+  surface: Type.Optional(StringEnum(['app', 'web'], { description: 'Where the estimate is shown; it does not change the price.' })),
+});
+export type EstimateBody = Static<typeof EstimateBodySchema>;
+
+/**
+ * What the estimate actually validates: the JSON shape only (see lib/json-schema-shape.ts). Rule
+ * violations are not a 400 here; they come back in `validation[]`.
+ */
+const { $id: _id, ...draftWithoutId } = QuestionDraftSchema as unknown as Record<string, unknown>;
+export const EstimateBodyShape = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['draft'],
+  properties: {
+    draft: shapeOnly(draftWithoutId),
+    surface: { type: 'string', enum: ['app', 'web'] },
+  },
+};
+
+export const EstimateSchema = Closed(
+  {
+    creditsPerAnswer: Type.Integer({ minimum: 0 }),
+    creditsTotal: Type.Integer({ minimum: 0, description: 'What an ask of this draft reserves, exactly.' }),
+    payPerAnswer: Type.Integer({ minimum: 0, description: 'What each head is paid, in pence (at the best-paid targeted country).' }),
+    etaMinutes: Type.Integer({ minimum: 0 }),
+    traits: Type.Integer({ minimum: 0, description: 'Targeting traits beyond country that the price includes.' }),
+    breakdown: Type.Array(Closed({ label: Type.String(), value: Type.String({ description: '"<integer> credits"; the values add up to creditsTotal.' }) })),
+    breakdownLine: Type.String(),
+    validation: Type.Array(RefOf(ValidationItemSchema), { description: 'Everything that would stop the ask, one item per field; empty when the draft can be asked.' }),
+    poolSize: Nullable(Type.Integer({ minimum: 0, description: 'Heads matching the targeting; null while the targeting has errors.' })),
+  },
+  { $id: 'Estimate' },
+);

@@ -1,0 +1,67 @@
+import type { Clock } from '../../lib/clock.ts';
+import type { ValidationItem } from '../../http/errors.ts';
+import { validateDraft, type LooseDraft } from '../questions/draft-validator.ts';
+import { DEFAULT_N } from '../questions/draft-defaults.ts';
+import type { PoolService } from '../panel/pool.service.ts';
+import { priceDraft, type Price } from './pricing.ts';
+import { etaMinutes } from './eta.ts';
+
+export interface Estimate {
+  creditsPerAnswer: number;
+  creditsTotal: number;
+  payPerAnswer: number;
+  etaMinutes: number;
+  traits: number;
+  breakdown: Price['breakdown'];
+  breakdownLine: string;
+  validation: ValidationItem[];
+  poolSize: number | null;
+}
+
+/** The price input of a draft, with the spec's defaults for what it leaves out. */
+export function priceInputOf(draft: LooseDraft) {
+  const targeting = draft.targeting ?? {};
+  return {
+    type: draft.type ?? 'single_choice',
+    n: draft.n ?? DEFAULT_N,
+    tier: draft.tier ?? 1,
+    rush: draft.rush ?? false,
+    reason: draft.reason ?? 'off',
+    maxTaps: draft.clickTest?.maxTaps,
+    countries: targeting.countries ?? [],
+    tags: targeting.tags ?? [],
+    ageBands: targeting.ageBands,
+    genders: targeting.genders,
+    verifiedAge: targeting.verifiedAge,
+  };
+}
+
+export function createEstimateService(deps: { pool: PoolService; clock: Clock }) {
+  return {
+    /**
+     * Prices and validates any draft with the right JSON types. Never spends and never throws for
+     * a broken rule: every problem is in `validation` (one item per field).
+     */
+    async estimate(draft: LooseDraft): Promise<Estimate> {
+      const validation = validateDraft(draft, { now: deps.clock.now() });
+      const input = priceInputOf(draft);
+      const price = priceDraft(input);
+      const targetingBroken = validation.some((item) => item.field.startsWith('draft.targeting') || item.field === 'draft.tier');
+      const pool = targetingBroken
+        ? null
+        : await deps.pool.count({ ...input, tier: input.tier });
+      return {
+        creditsPerAnswer: price.creditsPerAnswer,
+        creditsTotal: price.creditsTotal,
+        payPerAnswer: price.payPerAnswer,
+        etaMinutes: etaMinutes({ n: Number.isSafeInteger(input.n) ? input.n : DEFAULT_N, poolSize: pool?.size ?? 0, activeHeads: pool?.active ?? 0, rush: input.rush }),
+        traits: price.traits,
+        breakdown: price.breakdown,
+        breakdownLine: price.breakdownLine,
+        validation,
+        poolSize: pool ? pool.size : null,
+      };
+    },
+  };
+}
+export type EstimateService = ReturnType<typeof createEstimateService>;

@@ -1,0 +1,111 @@
+import { answeringCountry, DEFAULT_COUNTRY } from '../catalogues/countries.data.ts';
+import { TYPE_RULES, type QuestionType } from '../questions/question-types.ts';
+
+/**
+ * The price of a question: a pure, deterministic function of the draft (docs/pricing.md).
+ * The estimate shows it and the ask reserves exactly it, so both call `priceDraft`.
+ *
+ * Per answer, in whole credits (1 credit = 1 penny):
+ *   head pay     = round(TIER1_PAY_PENCE × effort × tier multiplier × country multiplier), at least 1
+ *   service fee  = max(MIN_FEE, ceil(head pay × FEE_RATE))
+ *   targeting    = TRAIT_CREDITS × traits
+ *   rush         = ceil((head pay + service fee) × RUSH_RATE) when rush
+ * creditsPerAnswer is their sum and creditsTotal = creditsPerAnswer × n, so the breakdown lines
+ * (each a per-answer part × n, its value written "<integer> credits") add up to the total exactly.
+ */
+export const TIER1_PAY_PENCE = 8;
+export const TIER2_PAY_MULTIPLIER = 2;
+export const TIER_MULTIPLIERS: Record<1 | 2 | 3, number> = { 1: 1, 2: TIER2_PAY_MULTIPLIER, 3: 3.5 };
+export const FEE_RATE = 0.5;
+export const MIN_FEE = 2;
+export const TRAIT_CREDITS = 1;
+export const RUSH_RATE = 0.5;
+
+/** How much work an answer is, relative to one tap on one of a few options. */
+export const EFFORT: Record<QuestionType, number> = {
+  single_choice: 1,
+  yes_mostly_no: 1,
+  scale_1_5: 1,
+  ab_image: 1,
+  multi_choice: 1.25,
+  click_test: 1.25,
+  ranking: 1.5,
+  pairwise: 1.5,
+  reaction: 1.5,
+  free_text: 2,
+};
+export const REASON_EFFORT = { off: 0, optional: 0.25, required: 0.5 } as const;
+/** Each tap beyond the first of a click test. */
+export const EXTRA_TAP_EFFORT = 0.1;
+
+export interface PriceInput {
+  type: string;
+  n: number;
+  tier: number;
+  rush: boolean;
+  reason: string;
+  maxTaps?: number;
+  countries: string[];
+  tags: string[];
+  ageBands?: string[];
+  genders?: string[];
+  verifiedAge?: boolean;
+}
+
+export interface Price {
+  payPerAnswer: number;
+  creditsPerAnswer: number;
+  creditsTotal: number;
+  traits: number;
+  breakdown: Array<{ label: string; value: string }>;
+  breakdownLine: string;
+  /** The per-answer parts, for the ledger and tests. */
+  parts: { pay: number; fee: number; targeting: number; rush: number };
+}
+
+/** Targeting traits beyond country: each tag, and age bands, genders and verified age when used. */
+export function countTraits(input: Pick<PriceInput, 'tags' | 'ageBands' | 'genders' | 'verifiedAge'>): number {
+  return new Set(input.tags).size + (input.ageBands?.length ? 1 : 0) + (input.genders?.length ? 1 : 0) + (input.verifiedAge ? 1 : 0);
+}
+
+/** Heads are paid their own country's rate; the price covers the best-paid country that may answer. */
+export function countryMultiplier(countries: string[]): number {
+  const known = countries.map((c) => answeringCountry(c)?.entry.payMultiplier).filter((m): m is number => m !== undefined);
+  return known.length ? Math.max(...known) : answeringCountry(DEFAULT_COUNTRY)!.entry.payMultiplier;
+}
+
+const credits = (value: number) => `${value.toLocaleString('en-GB')} credit${value === 1 ? '' : 's'}`;
+
+export function priceDraft(input: PriceInput): Price {
+  const type = (input.type in EFFORT ? input.type : 'single_choice') as QuestionType;
+  const tier = (input.tier === 2 || input.tier === 3 ? input.tier : 1) as 1 | 2 | 3;
+  const n = Number.isSafeInteger(input.n) && input.n > 0 ? input.n : 0;
+  const reason = (input.reason in REASON_EFFORT ? input.reason : 'off') as keyof typeof REASON_EFFORT;
+  const taps = type === 'click_test' ? Math.min(Math.max(Math.trunc(input.maxTaps ?? 1), 1), 5) : 1;
+  const effort = EFFORT[type] + REASON_EFFORT[reason] + (taps - 1) * EXTRA_TAP_EFFORT;
+
+  const pay = Math.max(1, Math.round(TIER1_PAY_PENCE * effort * TIER_MULTIPLIERS[tier] * countryMultiplier(input.countries)));
+  const fee = Math.max(MIN_FEE, Math.ceil(pay * FEE_RATE));
+  const traits = countTraits(input);
+  const targeting = traits * TRAIT_CREDITS;
+  const rush = input.rush ? Math.ceil((pay + fee) * RUSH_RATE) : 0;
+  const perAnswer = pay + fee + targeting + rush;
+  const answers = `${n.toLocaleString('en-GB')} answer${n === 1 ? '' : 's'}`;
+
+  const breakdown = [
+    { label: `Head pay: ${credits(pay)} × ${answers} (${TYPE_RULES[type].label}, tier ${tier})`, value: `${pay * n} credits` },
+    { label: `Headcount fee: ${credits(fee)} × ${answers}`, value: `${fee * n} credits` },
+  ];
+  if (targeting) breakdown.push({ label: `Targeting, ${traits} trait${traits === 1 ? '' : 's'}: ${credits(targeting)} × ${answers}`, value: `${targeting * n} credits` });
+  if (rush) breakdown.push({ label: `Rush: ${credits(rush)} × ${answers}`, value: `${rush * n} credits` });
+
+  return {
+    payPerAnswer: pay,
+    creditsPerAnswer: perAnswer,
+    creditsTotal: perAnswer * n,
+    traits,
+    breakdown,
+    breakdownLine: `${answers} × ${credits(perAnswer)} = ${credits(perAnswer * n)}`,
+    parts: { pay, fee, targeting, rush },
+  };
+}
