@@ -13,6 +13,7 @@ import { createWeightedStore, HALF_COST_SUFFIX } from './http/rate-limit-store.t
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { cataloguesRoutes } from './modules/catalogues/catalogues.routes.ts';
 import { estimateRoutes } from './modules/estimate/estimate.routes.ts';
+import { creditsRoutes } from './modules/credits/credits.routes.ts';
 
 export interface BuildOptions {
   /** Pass false to get bare logging-off behaviour in tests regardless of LOG_LEVEL. */
@@ -64,5 +65,6 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   await app.register(healthRoutes(container));
   await app.register(cataloguesRoutes(container));
   await app.register(estimateRoutes(container));
+  await app.register(creditsRoutes(container));
   return app;
 }

@@ -8,6 +8,8 @@ import { createPoolService } from './modules/panel/pool.service.ts';
 import { createEstimateService } from './modules/estimate/estimate.service.ts';
 import { createCataloguesRepository } from './modules/catalogues/catalogues.repository.ts';
 import { createCataloguesService } from './modules/catalogues/catalogues.service.ts';
+import { createCreditsRepository } from './modules/credits/credits.repository.ts';
+import { createCreditsService } from './modules/credits/credits.service.ts';
 
 /**
  * Composition root (ARCHITECTURE §3): database → repositories → services. Tests build one with a
@@ -20,6 +22,8 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const pool = createPoolService({ repo: createPoolRepository(db), clock });
   const estimates = createEstimateService({ pool, clock });
   const catalogues = createCataloguesService({ repo: createCataloguesRepository(db), clock });
-  return { config, clock, database, db, accounts, pool, estimates, catalogues };
+  const creditsRepo = createCreditsRepository(db);
+  const credits = createCreditsService({ db, repo: creditsRepo, accounts: accountsRepo, clock });
+  return { config, clock, database, db, accounts, pool, estimates, catalogues, credits };
 }
 export type Container = ReturnType<typeof createContainer>;

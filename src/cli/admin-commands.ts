@@ -65,6 +65,25 @@ export const adminCommands: Record<string, AdminCommand> = {
       return { key: await c.accounts.revokeKey(required(v, 'key')) };
     },
   },
+  'credits:grant': {
+    usage: '--account ID --amount N --reason TEXT [--kind bonus|adjustment] [--expires-days D]',
+    summary: 'Add credits (a bonus row) or correct them (an adjustment row, N may be negative).',
+    options: { account: { type: 'string' }, amount: { type: 'string' }, reason: { type: 'string' }, kind: { type: 'string' }, 'expires-days': { type: 'string' } },
+    async run(c, v) {
+      const raw = required(v, 'amount');
+      if (!/^-?\d+$/.test(raw)) throw validationError([{ field: 'amount', code: 'invalid_format', message: '--amount must be a whole number of credits.' }]);
+      const kind = v.kind as string | undefined;
+      if (kind !== undefined && kind !== 'bonus' && kind !== 'adjustment') throw validationError([{ field: 'kind', code: 'unknown_value', message: '--kind must be bonus or adjustment.' }]);
+      const result = await c.credits.grant({
+        accountId: required(v, 'account'),
+        amount: Number(raw),
+        reason: required(v, 'reason'),
+        kind,
+        expiresInDays: integer(v['expires-days'], 'expires-days'),
+      });
+      return result;
+    },
+  },
   'key:list': {
     usage: '--account ID',
     summary: "List an account's keys (never their secrets).",

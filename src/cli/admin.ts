@@ -21,6 +21,16 @@ function usage(): string {
   return `usage: npm run --silent admin -- <command> [options]\n\ncommands:\n${lines.join('\n')}`;
 }
 
+/** parseArgs reads "--amount -100" as a missing value; people write it that way, so join it. */
+function joinNegativeNumbers(args: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i].startsWith('--') && !args[i].includes('=') && /^-\d+$/.test(args[i + 1] ?? '')) out.push(`${args[i]}=${args[++i]}`);
+    else out.push(args[i]);
+  }
+  return out;
+}
+
 async function run(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   const command: AdminCommand | undefined = name ? adminCommands[name] : undefined;
@@ -30,7 +40,7 @@ async function run(argv: string[]): Promise<number> {
   }
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({ args: joinNegativeNumbers(rest), options: command.options, strict: true, allowPositionals: false }));
   } catch (error) {
     print({ error: { code: 'validation_failed', message: (error as Error).message, details: { usage: `${name} ${command.usage}` } } });
     return 2;

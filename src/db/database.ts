@@ -8,6 +8,8 @@ import { runningInstanceConnection, startEmbedded, type EmbeddedDatabase } from 
 // far below that, and the spec promises safe integers, so parse them as numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
+// A DATE is a calendar day, not an instant: keep it as 'YYYY-MM-DD' instead of a local-midnight Date.
+pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
 
 export type Db = Kysely<DB>;
 

@@ -47,7 +47,58 @@ export interface SystemMarkersTable {
   created_at: CreatedAt;
 }
 
+export interface BalancesTable {
+  account_id: string;
+  available: ColumnType<number, number | undefined, number>;
+  reserved: ColumnType<number, number | undefined, number>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface LedgerEntriesTable {
+  id: string;
+  seq: Generated<number>;
+  account_id: string;
+  kind: string;
+  state: string;
+  amount: number;
+  title: string;
+  ref: string | null;
+  unique_ref: string;
+  key_id: string | null;
+  by: string | null;
+  at: Timestamp;
+}
+
+export interface CreditLotsTable {
+  id: string;
+  account_id: string;
+  entry_id: string;
+  amount: number;
+  remaining: number;
+  expires_at: Timestamp | null;
+  expired_at: Timestamp | null;
+}
+
+export interface KeyDailySpendTable {
+  key_id: string;
+  day: ColumnType<string, string, string>;
+  spent: number;
+}
+
+export interface DraftsTable {
+  id: string;
+  account_id: string;
+  draft: ColumnType<Record<string, unknown>, string, string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface DB {
+  balances: BalancesTable;
+  ledger_entries: LedgerEntriesTable;
+  credit_lots: CreditLotsTable;
+  key_daily_spend: KeyDailySpendTable;
+  drafts: DraftsTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   heads: HeadsTable;

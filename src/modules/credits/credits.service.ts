@@ -1,0 +1,158 @@
+import type { Clock } from '../../lib/clock.ts';
+import type { Db } from '../../db/database.ts';
+import { encodeCursor, decodeCursor } from '../../http/cursor.ts';
+import { AppError, notFound, validationError } from '../../http/errors.ts';
+import type { Actor } from '../accounts/scopes.ts';
+import type { AccountsRepository } from '../accounts/accounts.repository.ts';
+import type { Balance, Currency, LedgerRow } from './credits.schemas.ts';
+import type { CreditsRepository, LedgerEntryRow } from './credits.repository.ts';
+
+export const LEDGER_PAGE_SIZE = 50;
+/** Credits granted by hand never expire unless the operator says so; purchases expire after a year. */
+export const PURCHASE_EXPIRY_DAYS = 365;
+
+export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
+
+function ledgerRow(row: LedgerEntryRow): LedgerRow {
+  return {
+    id: row.id,
+    at: row.at.toISOString(),
+    title: row.title,
+    kind: row.kind as LedgerRow['kind'],
+    state: row.state as LedgerRow['state'],
+    amount: row.amount,
+    ref: row.ref,
+    by: row.by,
+  };
+}
+
+export interface GrantInput {
+  accountId: string;
+  amount: number;
+  reason: string;
+  kind?: 'bonus' | 'adjustment';
+  expiresInDays?: number | null;
+  by?: string;
+}
+
+export function createCreditsService(deps: { db: Db; repo: CreditsRepository; accounts: AccountsRepository; clock: Clock }) {
+  const { db, repo, accounts, clock } = deps;
+
+  return {
+    /**
+     * Admin grant: a `bonus` (positive) or `adjustment` (either sign) row, the balance and a lot,
+     * in one transaction. A negative adjustment cannot take available credits below zero.
+     */
+    async grant(input: GrantInput): Promise<{ entry: LedgerRow; balance: { available: number; reserved: number } }> {
+      const problems = [];
+      if (!Number.isSafeInteger(input.amount) || input.amount === 0) problems.push({ field: 'amount', code: 'out_of_range' as const, message: 'amount must be a whole number of credits other than 0.' });
+      const reason = input.reason?.trim() ?? '';
+      if (reason.length < 3 || reason.length > 200) problems.push({ field: 'reason', code: 'too_short' as const, message: 'reason must be 3 to 200 characters: it is shown in the ledger.' });
+      const kind = input.kind ?? (input.amount < 0 ? 'adjustment' : 'bonus');
+      if (kind === 'bonus' && input.amount < 0) problems.push({ field: 'kind', code: 'not_allowed' as const, message: 'A bonus adds credits; use an adjustment to remove them.' });
+      const days = input.expiresInDays ?? null;
+      if (days !== null && (!Number.isSafeInteger(days) || days < 1 || days > 3650)) problems.push({ field: 'expiresInDays', code: 'out_of_range' as const, message: 'expiresInDays must be 1 to 3650.' });
+      if (days !== null && input.amount < 0) problems.push({ field: 'expiresInDays', code: 'not_allowed' as const, message: 'Only added credits can expire.' });
+      if (problems.length) throw validationError(problems);
+      if (!(await accounts.findAccount(input.accountId))) throw notFound('No such account.');
+
+      const at = clock.now();
+      return db.transaction().execute(async (tx) => {
+        await repo.ensureBalance(input.accountId, tx);
+        const entry = await repo.insertEntry(
+          {
+            accountId: input.accountId,
+            kind,
+            state: input.amount > 0 ? 'available' : 'paid',
+            amount: input.amount,
+            title: `${kind === 'bonus' ? 'Bonus' : 'Adjustment'}: ${reason}`,
+            ref: null,
+            uniqueRef: `grant:${crypto.randomUUID()}`,
+            by: input.by ?? 'admin',
+            at,
+          },
+          tx,
+        );
+        if (!entry) throw new Error('grant reference collided');
+        if (!(await repo.addAvailable(input.accountId, input.amount, at, tx))) {
+          throw new AppError('insufficient_credits', 'This adjustment would take the available balance below zero; nothing changed.');
+        }
+        if (input.amount > 0) {
+          await repo.insertLot({ accountId: input.accountId, entryId: entry.id, amount: input.amount, expiresAt: days ? new Date(at.getTime() + days * 86_400_000) : null }, tx);
+        } else {
+          await repo.consumeLots(input.accountId, -input.amount, tx);
+        }
+        return { entry: ledgerRow(entry), balance: await repo.balance(input.accountId, tx) };
+      });
+    },
+
+    async balance(actor: Actor, extra: { freeQuestionToday: boolean; privateDeclaredAt?: string }): Promise<Balance> {
+      const account = await accounts.findAccount(actor.accountId);
+      if (!account) throw notFound('No such account.');
+      const now = clock.now();
+      const { available, reserved } = await repo.balance(actor.accountId);
+      const expiring = await repo.expiringLots(actor.accountId, now);
+      let capRemaining: number | null = null;
+      if (actor.keyId && actor.dailyCapCredits !== null) {
+        capRemaining = Math.max(0, actor.dailyCapCredits - (await repo.spentToday(actor.keyId, utcDay(now))));
+      }
+      return {
+        credits: available + reserved,
+        reserved,
+        expiring: expiring.map((e) => ({ credits: e.credits, expiresAt: e.expiresAt.toISOString() })),
+        currency: account.currency as Currency,
+        capRemaining,
+        freeQuestionToday: extra.freeQuestionToday,
+        ...(extra.privateDeclaredAt ? { privateDeclaredAt: extra.privateDeclaredAt } : {}),
+      };
+    },
+
+    async ledger(actor: Actor, cursor?: string): Promise<{ rows: LedgerRow[]; nextCursor: string | null }> {
+      const before = cursor ? decodeCursor<[number]>(cursor, ['number'])[0] : null;
+      const rows = await repo.listEntries(actor.accountId, before, LEDGER_PAGE_SIZE + 1);
+      const page = rows.slice(0, LEDGER_PAGE_SIZE);
+      return { rows: page.map(ledgerRow), nextCursor: rows.length > LEDGER_PAGE_SIZE ? encodeCursor([page[page.length - 1].seq]) : null };
+    },
+
+    /** The expiry job: empties lots past their date, one `expiry` row per lot. Returns rows written. */
+    async expireDue(batch = 200): Promise<number> {
+      const at = clock.now();
+      return db.transaction().execute(async (tx) => {
+        const lots = await repo.dueLots(at, batch, tx);
+        let written = 0;
+        for (const lot of lots) {
+          const entry = await repo.insertEntry(
+            {
+              accountId: lot.account_id,
+              kind: 'expiry',
+              state: 'paid',
+              amount: -lot.remaining,
+              title: `Expired: ${lot.remaining} credits that were valid until ${utcDay(lot.expires_at)}`,
+              ref: null,
+              uniqueRef: `expiry:${lot.id}`,
+              at,
+            },
+            tx,
+          );
+          if (!entry) continue;
+          if (!(await repo.addAvailable(lot.account_id, -lot.remaining, at, tx))) throw new Error(`lot ${lot.id} holds more than the available balance`);
+          await repo.emptyLot(lot.id, at, tx);
+          written++;
+        }
+        return written;
+      });
+    },
+
+    /** R3.1: balances recomputed from entries and lots; returns the accounts that disagree. */
+    async reconcile(): Promise<Array<{ accountId: string; problem: string }>> {
+      const rows = await repo.reconciliationRows();
+      const problems: Array<{ accountId: string; problem: string }> = [];
+      for (const r of rows) {
+        if (r.available !== r.ledger_sum) problems.push({ accountId: r.account_id, problem: `available ${r.available} ≠ ledger sum ${r.ledger_sum}` });
+        if (r.available !== r.lots_sum) problems.push({ accountId: r.account_id, problem: `available ${r.available} ≠ lots ${r.lots_sum}` });
+      }
+      return problems;
+    },
+  };
+}
+export type CreditsService = ReturnType<typeof createCreditsService>;
