@@ -6,6 +6,7 @@ import type { Container } from './container.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { genRequestId } from './http/request-id.ts';
 import { compileFor } from './http/validation.ts';
+import { buildSerializerFactory } from './http/serializer.ts';
 import { registerAuth } from './http/auth.ts';
 import { registerRouteConventions } from './http/route-conventions.ts';
 import { registerOpenApi } from './http/openapi.ts';
@@ -14,6 +15,7 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { cataloguesRoutes } from './modules/catalogues/catalogues.routes.ts';
 import { estimateRoutes } from './modules/estimate/estimate.routes.ts';
 import { creditsRoutes } from './modules/credits/credits.routes.ts';
+import { draftsRoutes } from './modules/drafts/drafts.routes.ts';
 
 export interface BuildOptions {
   /** Pass false to get bare logging-off behaviour in tests regardless of LOG_LEVEL. */
@@ -31,6 +33,7 @@ export async function buildApp(container: Container, options: BuildOptions = {})
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: false },
+    schemaController: { compilersFactory: { buildSerializer: buildSerializerFactory as never } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(({ schema, httpPart }) => compileFor(httpPart, schema));
@@ -66,5 +69,6 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   await app.register(cataloguesRoutes(container));
   await app.register(estimateRoutes(container));
   await app.register(creditsRoutes(container));
+  await app.register(draftsRoutes(container));
   return app;
 }

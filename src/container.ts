@@ -10,6 +10,8 @@ import { createCataloguesRepository } from './modules/catalogues/catalogues.repo
 import { createCataloguesService } from './modules/catalogues/catalogues.service.ts';
 import { createCreditsRepository } from './modules/credits/credits.repository.ts';
 import { createCreditsService } from './modules/credits/credits.service.ts';
+import { createDraftsRepository } from './modules/drafts/drafts.repository.ts';
+import { createDraftsService } from './modules/drafts/drafts.service.ts';
 
 /**
  * Composition root (ARCHITECTURE §3): database → repositories → services. Tests build one with a
@@ -24,6 +26,7 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const catalogues = createCataloguesService({ repo: createCataloguesRepository(db), clock });
   const creditsRepo = createCreditsRepository(db);
   const credits = createCreditsService({ db, repo: creditsRepo, accounts: accountsRepo, clock });
-  return { config, clock, database, db, accounts, pool, estimates, catalogues, credits };
+  const drafts = createDraftsService({ repo: createDraftsRepository(db), clock });
+  return { config, clock, database, db, accounts, pool, estimates, catalogues, credits, drafts };
 }
 export type Container = ReturnType<typeof createContainer>;

@@ -1,0 +1,145 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+const CWD = '/srv/headcount';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env, CWD);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig defaults', () => {
+  it('runs in development on the embedded database with no environment at all', () => {
+    const config = loadConfig({}, CWD);
+    expect(config).toMatchObject({
+      nodeEnv: 'development',
+      role: 'all',
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: path.join(CWD, 'data'),
+      databaseUrl: null,
+      databasePoolSize: 10,
+      redisUrl: null,
+      publicBaseUrl: 'http://localhost:8080',
+      logLevel: 'info',
+      simHeads: 2000,
+      rateLimit: { perKeyPerMinute: 600, perIpPerMinute: 120 },
+      bodyLimitBytes: 256 * 1024,
+      shutdownGraceSeconds: 20,
+    });
+  });
+
+  it('is frozen', () => {
+    const config = loadConfig({}, CWD);
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(() => {
+      (config as { port: number }).port = 1;
+    }).toThrow(TypeError);
+  });
+
+  it('is quiet and seeds no simulated panel under test', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }, CWD)).toMatchObject({ logLevel: 'silent', simHeads: 0 });
+  });
+
+  it('listens on every interface and seeds nothing in production', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }, CWD)).toMatchObject({ host: '0.0.0.0', simHeads: 0, logLevel: 'info' });
+  });
+
+  it('derives the public base URL from the port and trims a trailing slash from a given one', () => {
+    expect(loadConfig({ PORT: '3000' }, CWD).publicBaseUrl).toBe('http://localhost:3000');
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://api.example.org//' }, CWD).publicBaseUrl).toBe('https://api.example.org');
+  });
+
+  it('resolves DATA_DIR against the working directory and treats blank values as unset', () => {
+    expect(loadConfig({ DATA_DIR: 'var/hc' }, CWD).dataDir).toBe(path.join(CWD, 'var/hc'));
+    expect(loadConfig({ DATA_DIR: '/abs/dir' }, CWD).dataDir).toBe('/abs/dir');
+    expect(loadConfig({ PORT: '  ', DATABASE_URL: '' }, CWD)).toMatchObject({ port: 8080, databaseUrl: null });
+  });
+
+  it('reads every setting it is given', () => {
+    const config = loadConfig(
+      {
+        NODE_ENV: 'production',
+        ROLE: 'worker',
+        PORT: '9000',
+        HOST: '10.0.0.1',
+        DATABASE_URL: 'postgres://hc@db:5432/hc',
+        DATABASE_POOL_SIZE: '20',
+        REDIS_URL: 'redis://cache:6379',
+        PUBLIC_BASE_URL: 'https://headcount.example.org',
+        LOG_LEVEL: 'warn',
+        SIM_HEADS: '50',
+        RATE_LIMIT_PER_KEY: '1000',
+        RATE_LIMIT_PER_IP: '10',
+        BODY_LIMIT_BYTES: '4096',
+        SHUTDOWN_GRACE_SECONDS: '5',
+      },
+      CWD,
+    );
+    expect(config).toMatchObject({
+      nodeEnv: 'production',
+      role: 'worker',
+      port: 9000,
+      host: '10.0.0.1',
+      databaseUrl: 'postgres://hc@db:5432/hc',
+      databasePoolSize: 20,
+      redisUrl: 'redis://cache:6379',
+      publicBaseUrl: 'https://headcount.example.org',
+      logLevel: 'warn',
+      simHeads: 50,
+      rateLimit: { perKeyPerMinute: 1000, perIpPerMinute: 10 },
+      bodyLimitBytes: 4096,
+      shutdownGraceSeconds: 5,
+    });
+  });
+});
+
+describe('loadConfig problems', () => {
+  it('reports every problem at once in one ConfigError', () => {
+    const problems = problemsOf({
+      NODE_ENV: 'staging',
+      ROLE: 'boss',
+      PORT: 'eighty',
+      DATABASE_URL: 'mysql://db/hc',
+      DATABASE_POOL_SIZE: '0',
+      REDIS_URL: 'not a url',
+      PUBLIC_BASE_URL: 'ftp://files',
+      LOG_LEVEL: 'loud',
+      SIM_HEADS: '-1',
+      RATE_LIMIT_PER_KEY: '1.5',
+      RATE_LIMIT_PER_IP: '0',
+      BODY_LIMIT_BYTES: '10',
+      SHUTDOWN_GRACE_SECONDS: '601',
+    });
+    const names = [
+      'NODE_ENV', 'ROLE', 'PORT', 'DATABASE_URL', 'DATABASE_POOL_SIZE', 'REDIS_URL', 'PUBLIC_BASE_URL', 'LOG_LEVEL',
+      'SIM_HEADS', 'RATE_LIMIT_PER_KEY', 'RATE_LIMIT_PER_IP', 'BODY_LIMIT_BYTES', 'SHUTDOWN_GRACE_SECONDS',
+    ];
+    expect(problems).toHaveLength(names.length);
+    for (const name of names) expect(problems.some((p) => p.startsWith(`${name} `)), name).toBe(true);
+  });
+
+  it('lists the problems in its message, one a line, and says what was given', () => {
+    let error: ConfigError | null = null;
+    try {
+      loadConfig({ PORT: '70000', ROLE: 'boss' }, CWD);
+    } catch (e) {
+      error = e as ConfigError;
+    }
+    expect(error?.name).toBe('ConfigError');
+    expect(error?.message).toBe(
+      'Invalid configuration:\n  - ROLE must be one of all, api, worker (got "boss")\n  - PORT must be an integer from 0 to 65535 (got "70000")',
+    );
+  });
+
+  it('names the allowed protocols of a URL', () => {
+    expect(problemsOf({ DATABASE_URL: 'mysql://db/hc' })).toEqual(['DATABASE_URL must use postgres: or postgresql: (got "mysql:")']);
+    expect(problemsOf({ REDIS_URL: 'cache:6379x' })).toHaveLength(1);
+  });
+});

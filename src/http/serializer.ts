@@ -1,0 +1,27 @@
+import fastJsonStringify, { type Options } from 'fast-json-stringify';
+
+/**
+ * Response serialization with fast-json-stringify, as Fastify does by default, except that
+ * `default` keywords are ignored. fast-json-stringify writes a schema's default for a missing
+ * property, which would make a response claim values the resource does not have (a saved draft
+ * would suddenly show `n: 50`). Defaults stay in the schemas for validation and /openapi.json.
+ */
+function withoutDefaults(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutDefaults);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'default') continue;
+    out[key] = key === 'enum' || key === 'const' || key === 'examples' ? value : withoutDefaults(value);
+  }
+  return out;
+}
+
+export function buildSerializerFactory(externalSchemas: Record<string, unknown> = {}, serializerOpts: Options = {}) {
+  const schemas = withoutDefaults(externalSchemas) as Record<string, unknown>;
+  return ({ schema }: { schema: Record<string, unknown> }) => {
+    const external = { ...schemas };
+    if (typeof schema.$id === 'string') delete external[schema.$id];
+    return fastJsonStringify(withoutDefaults(schema) as object, { ...serializerOpts, schema: external as Options['schema'] });
+  };
+}
