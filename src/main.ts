@@ -5,6 +5,8 @@ import { migrateToLatest } from './db/migrate.ts';
 import { createContainer } from './container.ts';
 import { buildApp } from './app.ts';
 import { seedSimulatedPanel } from './modules/panel/panel-seed.ts';
+import { createJobRunner } from './jobs/job-runner.ts';
+import { jobDefinitions } from './jobs/jobs.ts';
 
 /**
  * Start-up: configuration → database (embedded unless DATABASE_URL) → migrations → synthetic panel
@@ -24,6 +26,9 @@ async function main(): Promise<void> {
     if (seeded) app.log.info({ heads: seeded }, 'seeded a simulated panel (development only)');
   }
 
+  const jobs = createJobRunner(database.connection, jobDefinitions(container), app.log);
+  await jobs.start({ work: config.role !== 'api' });
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -36,6 +41,7 @@ async function main(): Promise<void> {
     force.unref();
     try {
       await app.close();
+      await jobs.stop();
       await database.close();
       app.log.info('stopped');
       process.exit(0);
@@ -47,6 +53,10 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
 
+  if (config.role === 'worker') {
+    app.log.info('worker started: running jobs, not serving HTTP');
+    return;
+  }
   await app.listen({ port: config.port, host: config.host });
   app.log.info(
     { url: config.publicBaseUrl, database: database.kind === 'server' ? 'postgresql' : `embedded (${config.dataDir})`, ms: Date.now() - started },

@@ -18,6 +18,8 @@ export interface Database {
   pool: pg.Pool;
   /** 'embedded' when this process serves PGlite, 'embedded-client' when it uses another process's. */
   kind: 'server' | 'embedded' | 'embedded-client';
+  /** How to open more connections to the same database (the job queue keeps its own pool). */
+  connection: pg.PoolConfig;
   close(): Promise<void>;
 }
 
@@ -55,6 +57,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     db,
     pool,
     kind,
+    connection: poolConfig,
     async close() {
       if (closed) return;
       closed = true;

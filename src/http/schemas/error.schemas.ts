@@ -18,7 +18,7 @@ export const ErrorEnvelopeSchema = Closed(
       code: Type.String({ description: 'Stable machine code, e.g. validation_failed, unauthorized, insufficient_scope, not_found, rate_limited.' }),
       message: Type.String({ description: 'One plain sentence.' }),
       details: Type.Optional(Type.Object({ validation: Type.Optional(Type.Array(RefOf(ValidationItemSchema))) }, { additionalProperties: true })),
-      requestId: Type.Optional(Type.String({ description: 'The request id, also sent as the x-request-id header and written to the logs.' })),
+      requestId: Type.Optional(Type.String({ description: 'Extension: the request id, also sent as the x-request-id header and written to the logs.' })),
     }),
   },
   { $id: 'Error' },

@@ -3,7 +3,7 @@ import type { ValidationItem } from '../../http/errors.ts';
 import { validateDraft, type LooseDraft } from '../questions/draft-validator.ts';
 import { DEFAULT_N } from '../questions/draft-defaults.ts';
 import type { PoolService } from '../panel/pool.service.ts';
-import { priceDraft, type Price } from './pricing.ts';
+import { priceDraft, pricedAnswers, type Price } from './pricing.ts';
 import { etaMinutes } from './eta.ts';
 
 export interface Estimate {
@@ -54,7 +54,7 @@ export function createEstimateService(deps: { pool: PoolService; clock: Clock })
         creditsPerAnswer: price.creditsPerAnswer,
         creditsTotal: price.creditsTotal,
         payPerAnswer: price.payPerAnswer,
-        etaMinutes: etaMinutes({ n: Number.isSafeInteger(input.n) ? input.n : DEFAULT_N, poolSize: pool?.size ?? 0, activeHeads: pool?.active ?? 0, rush: input.rush }),
+        etaMinutes: etaMinutes({ n: pricedAnswers(input.n), poolSize: pool?.size ?? 0, activeHeads: pool?.active ?? 0, rush: input.rush }),
         traits: price.traits,
         breakdown: price.breakdown,
         breakdownLine: price.breakdownLine,

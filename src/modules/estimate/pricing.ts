@@ -74,13 +74,29 @@ export function countryMultiplier(countries: string[]): number {
   return known.length ? Math.max(...known) : answeringCountry(DEFAULT_COUNTRY)!.entry.payMultiplier;
 }
 
+export const MIN_N = 10;
+export const MAX_N = 5000;
+export const DEFAULT_N = 50;
+
+/**
+ * The number of answers a price is for: n itself when it is allowed, else the nearest allowed
+ * value (a form typing "6000" sees the price of 5000 and the validation item), so prices are
+ * always meaningful safe integers.
+ */
+export function pricedAnswers(n: number): number {
+  if (!Number.isFinite(n)) return DEFAULT_N;
+  return Math.min(MAX_N, Math.max(MIN_N, Math.round(n)));
+}
+
 const credits = (value: number) => `${value.toLocaleString('en-GB')} credit${value === 1 ? '' : 's'}`;
 
 export function priceDraft(input: PriceInput): Price {
-  const type = (input.type in EFFORT ? input.type : 'single_choice') as QuestionType;
+  // Unknown values (reported by the validator) are priced as the defaults; Object.hasOwn so that
+  // "constructor" or "toString" never find Object.prototype's members.
+  const type = (Object.hasOwn(EFFORT, input.type) ? input.type : 'single_choice') as QuestionType;
   const tier = (input.tier === 2 || input.tier === 3 ? input.tier : 1) as 1 | 2 | 3;
-  const n = Number.isSafeInteger(input.n) && input.n > 0 ? input.n : 0;
-  const reason = (input.reason in REASON_EFFORT ? input.reason : 'off') as keyof typeof REASON_EFFORT;
+  const n = pricedAnswers(input.n);
+  const reason = (Object.hasOwn(REASON_EFFORT, input.reason) ? input.reason : 'off') as keyof typeof REASON_EFFORT;
   const taps = type === 'click_test' ? Math.min(Math.max(Math.trunc(input.maxTaps ?? 1), 1), 5) : 1;
   const effort = EFFORT[type] + REASON_EFFORT[reason] + (taps - 1) * EXTRA_TAP_EFFORT;
 

@@ -14,7 +14,8 @@ export type NormalizedDraft = QuestionDraft & {
   reason: 'off' | 'optional' | 'required';
 };
 
-export const DEFAULT_N = 50;
+export { DEFAULT_N } from '../estimate/pricing.ts';
+import { DEFAULT_N } from '../estimate/pricing.ts';
 
 export function normalizeDraft(draft: QuestionDraft): NormalizedDraft {
   const targeting = draft.targeting ?? { countries: [], tags: [] };

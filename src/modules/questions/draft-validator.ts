@@ -81,9 +81,8 @@ export function validateDraft(draft: LooseDraft, context: DraftValidationContext
   if (draft.n !== undefined && !Number.isInteger(draft.n)) problems.add('n', 'invalid_format', 'n must be a whole number.');
 
   checkLanguage(draft, problems);
-  const type = draft.type as QuestionType;
-  const rule = TYPE_RULES[type];
-  if (rule) checkTypeRules(draft, type, problems);
+  // Own keys only: a type such as "constructor" must not find Object.prototype's.
+  if (draft.type !== undefined && Object.hasOwn(TYPE_RULES, draft.type)) checkTypeRules(draft, draft.type as QuestionType, problems);
   checkTargeting(draft, problems);
   checkSchedule(draft, context.now, problems);
   return problems.list();
