@@ -2,10 +2,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { adminQuery, quoteIdent, withDatabaseName, type TemplateInfo } from './helpers/pg-admin.ts';
+
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const MAKE_TEMPLATE = fileURLToPath(new URL('./helpers/make-template.ts', import.meta.url));
 
 /**
  * Makes ONE migrated template database for the integration run and hands its whereabouts to the
@@ -24,12 +30,7 @@ async function embeddedTemplate(): Promise<{ info: TemplateInfo; teardown: () =>
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hc-test-'));
   const templateDir = path.join(runDir, 'template');
   try {
-    const database = await openDatabase({ databaseUrl: null, dataDir: templateDir, databasePoolSize: 2 });
-    try {
-      await migrateToLatest(database.db);
-    } finally {
-      await database.close();
-    }
+    await runMakeTemplate(templateDir);
   } catch (error) {
     fs.rmSync(runDir, { recursive: true, force: true });
     throw error;
@@ -39,6 +40,16 @@ async function embeddedTemplate(): Promise<{ info: TemplateInfo; teardown: () =>
     // Every file's copy lives under runDir, so this also removes copies a crashed worker left.
     teardown: async () => fs.rmSync(runDir, { recursive: true, force: true }),
   };
+}
+
+/** See test/helpers/make-template.ts for why this runs in a child process. */
+async function runMakeTemplate(templateDir: string): Promise<void> {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAKE_TEMPLATE, templateDir], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
+  if (code !== 0) throw new Error(`Creating the template database failed (exit ${code ?? signal}):\n${output}`);
 }
 
 async function serverTemplate(adminUrl: string): Promise<{ info: TemplateInfo; teardown: () => Promise<void> }> {
