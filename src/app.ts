@@ -16,6 +16,8 @@ import { cataloguesRoutes } from './modules/catalogues/catalogues.routes.ts';
 import { estimateRoutes } from './modules/estimate/estimate.routes.ts';
 import { creditsRoutes } from './modules/credits/credits.routes.ts';
 import { draftsRoutes } from './modules/drafts/drafts.routes.ts';
+import { questionsRoutes } from './modules/questions/questions.routes.ts';
+import { projectsRoutes } from './modules/projects/projects.routes.ts';
 
 export interface BuildOptions {
   /** Pass false to get bare logging-off behaviour in tests regardless of LOG_LEVEL. */
@@ -70,5 +72,7 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   await app.register(estimateRoutes(container));
   await app.register(creditsRoutes(container));
   await app.register(draftsRoutes(container));
+  await app.register(questionsRoutes(container));
+  await app.register(projectsRoutes(container));
   return app;
 }

@@ -22,6 +22,13 @@ export interface Config {
   readonly logLevel: string;
   /** Size of the synthetic panel seeded in development or when SIM_HEADS is set; 0 = none. */
   readonly simHeads: number;
+  /**
+   * Simulated answers a minute per live question (development only, or when set); 0 = simulator
+   * off. The default fills an n=50 question in about two minutes.
+   */
+  readonly simAnswersPerMinute: number;
+  /** Seed of the simulator's choices, for reproducible runs. */
+  readonly simSeed: number;
   readonly rateLimit: {
     readonly perKeyPerMinute: number;
     readonly perIpPerMinute: number;
@@ -96,6 +103,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
 
   const simDefault = nodeEnv === 'development' ? 2000 : 0;
   const simHeads = int('SIM_HEADS', simDefault, 0, 1_000_000);
+  const simAnswersPerMinute = int('SIM_ANSWERS_PER_MINUTE', nodeEnv === 'development' ? 25 : 0, 0, 100_000);
+  if (nodeEnv === 'production' && simAnswersPerMinute > 0) problems.push('SIM_ANSWERS_PER_MINUTE must not be set in production: simulated answers would pass for real ones');
 
   const config: Config = {
     nodeEnv,
@@ -109,6 +118,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     publicBaseUrl,
     logLevel,
     simHeads,
+    simAnswersPerMinute,
+    simSeed: int('SIM_SEED', 20261122, 0, 2 ** 31 - 1),
     rateLimit: {
       perKeyPerMinute: int('RATE_LIMIT_PER_KEY', 600, 1, 1_000_000),
       perIpPerMinute: int('RATE_LIMIT_PER_IP', 120, 1, 1_000_000),

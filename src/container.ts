@@ -12,12 +12,33 @@ import { createCreditsRepository } from './modules/credits/credits.repository.ts
 import { createCreditsService } from './modules/credits/credits.service.ts';
 import { createDraftsRepository } from './modules/drafts/drafts.repository.ts';
 import { createDraftsService } from './modules/drafts/drafts.service.ts';
+import { createCreditHolds } from './modules/credits/credits.holds.ts';
+import { createProjectsRepository } from './modules/projects/projects.repository.ts';
+import { createProjectsService } from './modules/projects/projects.service.ts';
+import { createQuestionsRepository } from './modules/questions/questions.repository.ts';
+import { createLifecycleService } from './modules/questions/lifecycle.service.ts';
+import { createAskService } from './modules/questions/ask.service.ts';
+import { createQuestionsService } from './modules/questions/questions.service.ts';
+import { createAddHeadsService } from './modules/questions/add-heads.service.ts';
+import { createAnswerRecordingService } from './modules/answers/answer-recording.service.ts';
+import { createResultService } from './modules/results/result.service.ts';
+import { createWaitService } from './modules/wait/wait.service.ts';
+import { createLocalNotifier, type Notifier } from './lib/notifier.ts';
+import { Timers } from './lib/timers.ts';
+
+export const JOB_GO_LIVE = 'question-go-live';
+export const JOB_EXPIRE = 'question-expire';
+
+export interface ContainerOptions {
+  /** Cross-process wake-ups; main passes the PostgreSQL one on a server. Default: in-process. */
+  notifier?: Notifier;
+}
 
 /**
  * Composition root (ARCHITECTURE §3): database → repositories → services. Tests build one with a
  * fake clock; main.ts and the CLI build one each.
  */
-export function createContainer(config: Config, database: Database, clock: Clock = systemClock) {
+export function createContainer(config: Config, database: Database, clock: Clock = systemClock, options: ContainerOptions = {}) {
   const { db } = database;
   const accountsRepo = createAccountsRepository(db);
   const accounts = createAccountsService({ repo: accountsRepo, clock });
@@ -27,6 +48,39 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const creditsRepo = createCreditsRepository(db);
   const credits = createCreditsService({ db, repo: creditsRepo, accounts: accountsRepo, clock });
   const drafts = createDraftsService({ repo: createDraftsRepository(db), clock });
-  return { config, clock, database, db, accounts, pool, estimates, catalogues, credits, drafts };
+  const projects = createProjectsService({ repo: createProjectsRepository(db), clock });
+  const notifier = options.notifier ?? createLocalNotifier();
+  const timers = new Timers();
+  const holds = createCreditHolds(creditsRepo);
+  const questionsRepo = createQuestionsRepository(db);
+  const effects = {
+    changed: (id: string) => notifier.publish(id),
+    wentLive: async (q: { id: string; closesAt: Date | null }) => timers.at(JOB_EXPIRE, { id: q.id }, q.closesAt),
+  };
+  const lifecycle = createLifecycleService({ db, clock, questions: questionsRepo, holds, effects });
+  const asks = createAskService({
+    db,
+    clock,
+    questions: questionsRepo,
+    drafts: createDraftsRepository(db),
+    holds,
+    pool,
+    effects: {
+      async questionCreated(q) {
+        effects.changed(q.id);
+        if (q.status === 'scheduled') await timers.at(JOB_GO_LIVE, { id: q.id }, q.scheduledFor);
+        await timers.at(JOB_EXPIRE, { id: q.id }, q.closesAt);
+      },
+    },
+  });
+  const questions = createQuestionsService({ db, clock, repo: questionsRepo, lifecycle });
+  const addHeads = createAddHeadsService({ db, clock, questions: questionsRepo, holds, pool, effects });
+  const answers = createAnswerRecordingService({ db, clock, questions: questionsRepo, holds, lifecycle, changed: effects.changed });
+  const results = createResultService({ db });
+  const waits = createWaitService({ db, notifier, lifecycle, results });
+  return {
+    config, clock, database, db, accounts, pool, estimates, catalogues, credits, drafts, projects,
+    notifier, timers, holds, lifecycle, asks, questions, addHeads, answers, results, waits,
+  };
 }
 export type Container = ReturnType<typeof createContainer>;

@@ -7,6 +7,7 @@ import { buildApp } from './app.ts';
 import { seedSimulatedPanel } from './modules/panel/panel-seed.ts';
 import { createJobRunner } from './jobs/job-runner.ts';
 import { jobDefinitions } from './jobs/jobs.ts';
+import { createLocalNotifier, createPostgresNotifier } from './lib/notifier.ts';
 
 /**
  * Start-up: configuration → database (embedded unless DATABASE_URL) → migrations → synthetic panel
@@ -18,7 +19,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const database = await openDatabase(config);
   const applied = await migrateToLatest(database.db);
-  const container = createContainer(config, database);
+  const notifier = database.kind === 'server' ? createPostgresNotifier(database.connection, database.pool, console) : createLocalNotifier();
+  await notifier.start();
+  const container = createContainer(config, database, undefined, { notifier });
   const app = await buildApp(container);
   if (applied.length) app.log.info({ migrations: applied }, 'migrations applied');
   if (config.simHeads > 0) {
@@ -28,6 +31,7 @@ async function main(): Promise<void> {
 
   const jobs = createJobRunner(database.connection, jobDefinitions(container), app.log);
   await jobs.start({ work: config.role !== 'api' });
+  container.timers.use(jobs);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -42,6 +46,7 @@ async function main(): Promise<void> {
     try {
       await app.close();
       await jobs.stop();
+      await notifier.stop();
       await database.close();
       app.log.info('stopped');
       process.exit(0);

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
 import type { Config } from '../config.ts';
 import type { DB } from './schema.ts';
-import { runningInstanceConnection, startEmbedded, type EmbeddedDatabase } from './embedded.ts';
+import { lockHolder, runningInstanceConnection, startEmbedded, type EmbeddedDatabase } from './embedded.ts';
 
 // PostgreSQL returns BIGINT (int8) as text because it can exceed 2^53; our counts and sums stay
 // far below that, and the spec promises safe integers, so parse them as numbers.
@@ -12,6 +12,19 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
 pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
 
 export type Db = Kysely<DB>;
+
+/**
+ * The running instance's socket, waiting a little when that instance is still starting (it holds
+ * the lock a few seconds before its socket is up), so the CLI works right after `npm start`.
+ */
+async function joinableInstance(dataDir: string, waitMs = 15_000): Promise<EmbeddedDatabase['connection'] | null> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const running = runningInstanceConnection(dataDir);
+    if (running || lockHolder(dataDir) === null || Date.now() > deadline) return running;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
 
 export interface Database {
   db: Db;
@@ -38,7 +51,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     poolConfig = { connectionString: config.databaseUrl, max };
     kind = 'server';
   } else {
-    const running = options.joinRunningInstance ? runningInstanceConnection(config.dataDir) : null;
+    const running = options.joinRunningInstance ? await joinableInstance(config.dataDir) : null;
     if (running) {
       poolConfig = { ...running, max };
       kind = 'embedded-client';

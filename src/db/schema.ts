@@ -93,7 +93,118 @@ export interface DraftsTable {
   updated_at: Timestamp;
 }
 
+export interface ProjectsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  description: string | null;
+  goal: string | null;
+  bookmarked: ColumnType<boolean, boolean | undefined, boolean>;
+  archived: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+type Json = ColumnType<Record<string, unknown>, string, string>;
+type Defaulted<T> = ColumnType<T, T | undefined, T>;
+
+export interface QuestionsTable {
+  id: string;
+  seq: Generated<number>;
+  account_id: string;
+  key_id: string | null;
+  source: string;
+  status: string;
+  type: string;
+  draft: Json;
+  n: number;
+  tier: number;
+  credits_per_answer: number;
+  credits_reserved: number;
+  credits_spent: Defaulted<number>;
+  credits_refunded: Defaulted<number>;
+  answered: Defaulted<number>;
+  eta_minutes: number;
+  open_for_days: Defaulted<number>;
+  scheduled_for: Timestamp | null;
+  live_at: Timestamp | null;
+  closes_at: Timestamp | null;
+  closed_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  project_id: string | null;
+  labels: Defaulted<string[]>;
+  archived: Defaulted<boolean>;
+  bookmarked: Defaulted<boolean>;
+  external_ref: string | null;
+  public_code: string | null;
+  link_code: string;
+  refused_category: string | null;
+  variant_group: string | null;
+  parent_id: string | null;
+  min_confidence: string | null;
+  private: Defaulted<boolean>;
+  min_answers: ColumnType<number | null, number | null | undefined, number | null>;
+  tally: ColumnType<Record<string, number>, string | undefined, string>;
+}
+
+export interface AnswersTable {
+  id: string;
+  seq: Generated<number>;
+  question_id: string;
+  head_id: string | null;
+  source: string;
+  tier: number;
+  country: string | null;
+  age_band: string | null;
+  gender: string | null;
+  tags: Defaulted<string[]>;
+  answer: Json;
+  option_label: string | null;
+  text: string | null;
+  reason: string | null;
+  credits: number;
+  attestation_ref: string;
+  dwell_ms: number | null;
+  answered_at: Timestamp;
+  pinned: Defaulted<boolean>;
+  removed: Defaulted<boolean>;
+}
+
+export interface LotUsesTable {
+  question_id: string;
+  lot_id: string;
+  amount: number;
+  returned: Defaulted<number>;
+}
+
+export interface IdempotencyKeysTable {
+  account_id: string;
+  key: string;
+  request_hash: string;
+  response_status: number;
+  response_body: Json;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface OutboxEventsTable {
+  id: string;
+  seq: Generated<number>;
+  account_id: string;
+  type: string;
+  payload: Json;
+  unique_ref: string;
+  created_at: Timestamp;
+}
+
 export interface DB {
+  projects: ProjectsTable;
+  questions: QuestionsTable;
+  answers: AnswersTable;
+  lot_uses: LotUsesTable;
+  idempotency_keys: IdempotencyKeysTable;
+  outbox_events: OutboxEventsTable;
   balances: BalancesTable;
   ledger_entries: LedgerEntriesTable;
   credit_lots: CreditLotsTable;

@@ -1,9 +1,15 @@
-import type { Container } from '../container.ts';
+import { JOB_EXPIRE, JOB_GO_LIVE, type Container } from '../container.ts';
 import type { JobDefinition } from './job-runner.ts';
 
 /** Every job of the service, with what runs it. */
 export function jobDefinitions(container: Container): JobDefinition[] {
+  const idOf = (data: unknown) => String((data as { id?: unknown })?.id ?? '');
   return [
+    { name: JOB_GO_LIVE, handler: async (data) => container.lifecycle.goLive(idOf(data)) },
+    { name: JOB_EXPIRE, handler: async (data) => container.lifecycle.expire(idOf(data)) },
+    // The safety net behind the timers: any transition that is due and was missed.
+    { name: 'questions-sweep', cron: '* * * * *', handler: async () => container.lifecycle.sweep() },
+    { name: 'idempotency-reap', cron: '17 * * * *', handler: async () => container.asks.reapIdempotencyKeys() },
     {
       name: 'credits-expire',
       cron: '* * * * *',

@@ -1,9 +1,11 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './0001-foundation.ts';
 import * as m0002 from './0002-credits-and-drafts.ts';
+import * as m0003 from './0003-questions.ts';
 
 /** Every migration, in the order it is applied. Names never change once released. */
 export const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
   '0002-credits-and-drafts': m0002,
+  '0003-questions': m0003,
 };

@@ -170,6 +170,7 @@ export function createCreditsRepository(db: Db) {
           'b.reserved',
           sql<number>`(SELECT coalesce(sum(amount), 0) FROM ledger_entries e WHERE e.account_id = b.account_id)::bigint`.as('ledger_sum'),
           sql<number>`(SELECT coalesce(sum(remaining), 0) FROM credit_lots l WHERE l.account_id = b.account_id)::bigint`.as('lots_sum'),
+          sql<number>`(SELECT coalesce(sum(credits_reserved - credits_spent - credits_refunded), 0) FROM questions q WHERE q.account_id = b.account_id)::bigint`.as('holds_sum'),
         ])
         .execute();
     },

@@ -129,7 +129,8 @@ export function createCreditsService(deps: { db: Db; repo: CreditsRepository; ac
               amount: -lot.remaining,
               title: `Expired: ${lot.remaining} credits that were valid until ${utcDay(lot.expires_at)}`,
               ref: null,
-              uniqueRef: `expiry:${lot.id}`,
+              // A lot can expire twice: a refund may return credits to it after its date.
+              uniqueRef: `expiry:${lot.id}:${at.getTime()}`,
               at,
             },
             tx,
@@ -143,13 +144,14 @@ export function createCreditsService(deps: { db: Db; repo: CreditsRepository; ac
       });
     },
 
-    /** R3.1: balances recomputed from entries and lots; returns the accounts that disagree. */
+    /** R3.1: balances recomputed from entries, lots and question holds; returns the accounts that disagree. */
     async reconcile(): Promise<Array<{ accountId: string; problem: string }>> {
       const rows = await repo.reconciliationRows();
       const problems: Array<{ accountId: string; problem: string }> = [];
       for (const r of rows) {
         if (r.available !== r.ledger_sum) problems.push({ accountId: r.account_id, problem: `available ${r.available} ≠ ledger sum ${r.ledger_sum}` });
         if (r.available !== r.lots_sum) problems.push({ accountId: r.account_id, problem: `available ${r.available} ≠ lots ${r.lots_sum}` });
+        if (r.reserved !== r.holds_sum) problems.push({ accountId: r.account_id, problem: `reserved ${r.reserved} ≠ open holds of questions ${r.holds_sum}` });
       }
       return problems;
     },

@@ -1,0 +1,139 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { newId } from '../../lib/ids.ts';
+import { randomBase62 } from '../../lib/base62.ts';
+import { notFound, validationError } from '../../http/errors.ts';
+import type { CreditHolds } from '../credits/credits.holds.ts';
+import type { QuestionsRepository } from '../questions/questions.repository.ts';
+import type { LifecycleService } from '../questions/lifecycle.service.ts';
+import type { NormalizedDraft } from '../questions/draft-defaults.ts';
+import { readAnswer, type AnswerInput } from './answer-format.ts';
+
+/**
+ * The one way an answer enters Headcount, whoever gives it (a head in the app, a simulated head,
+ * a person through the answer link). In one transaction, with the question row locked so
+ * concurrent answers queue up: the question must be live and not full, the head must not have
+ * answered it, the answer must fit the type; then the answer is stored, its credits leave the
+ * hold, the counts and tally move, and the n-th answer completes the question.
+ */
+export type AnswerState = 'live' | 'scheduled' | 'closed' | 'full';
+
+export interface AnswerFrom {
+  /** A panel head (null for an anonymous link answer). */
+  headId: string | null;
+  source: 'panel' | 'link' | 'simulator';
+  /** Link answers count as tier 1 with no profile (ARCHITECTURE §4). */
+  tier: number;
+  country?: string | null;
+  ageBand?: string | null;
+  gender?: string | null;
+  tags?: string[];
+}
+
+export interface RecordOutcome {
+  accepted: boolean;
+  state: AnswerState;
+  /** Why an answer was not accepted, in words. */
+  reason?: 'not_live' | 'full' | 'already_answered' | 'not_eligible';
+  attestationRef?: string;
+  completed?: boolean;
+}
+
+export function createAnswerRecordingService(deps: {
+  db: Db;
+  clock: Clock;
+  questions: QuestionsRepository;
+  holds: CreditHolds;
+  lifecycle: Pick<LifecycleService, 'close'>;
+  changed(questionId: string): void;
+}) {
+  const { db, clock, questions, holds } = deps;
+
+  /**
+   * Panel heads only: a follow-up goes to the heads who answered its parent, and variants of one
+   * question go to disjoint heads (docs/asking.md).
+   */
+  async function eligible(tx: Db, q: { id: string; parent_id: string | null; variant_group: string | null }, headId: string): Promise<boolean> {
+    if (q.parent_id) {
+      const answeredParent = await tx.selectFrom('answers').select('id').where('question_id', '=', q.parent_id).where('head_id', '=', headId).executeTakeFirst();
+      if (!answeredParent) return false;
+    }
+    const group = q.variant_group ?? q.id;
+    const inGroup = await tx
+      .selectFrom('answers as a')
+      .innerJoin('questions as g', 'g.id', 'a.question_id')
+      .select('a.id')
+      .where('a.head_id', '=', headId)
+      .where('g.id', '<>', q.id)
+      .where((eb) => eb.or([eb('g.id', '=', group), eb('g.variant_group', '=', group)]))
+      .limit(1)
+      .executeTakeFirst();
+    return !inGroup;
+  }
+
+  return {
+    async record(questionId: string, from: AnswerFrom, answer: AnswerInput, extra: { dwellMs?: number } = {}): Promise<RecordOutcome> {
+      const touched = new Set<string>();
+      const outcome = await db.transaction().execute(async (tx): Promise<RecordOutcome> => {
+        const q = await questions.lock(questionId, tx);
+        if (!q) throw notFound('No such question.');
+        if (q.status === 'scheduled') return { accepted: false, state: 'scheduled', reason: 'not_live' };
+        if (q.status !== 'live') return { accepted: false, state: q.answered >= q.n ? 'full' : 'closed', reason: 'not_live' };
+        if (q.answered >= q.n) return { accepted: false, state: 'full', reason: 'full' };
+
+        const draft = q.draft as unknown as NormalizedDraft;
+        const read = readAnswer(draft, answer);
+        if (Array.isArray(read)) throw validationError(read);
+
+        if (from.headId && !(await eligible(tx, q, from.headId))) return { accepted: false, state: 'live', reason: 'not_eligible' };
+
+        const at = clock.now();
+        const attestationRef = `att_${randomBase62(16)}`;
+        const inserted = await tx
+          .insertInto('answers')
+          .values({
+            id: newId('question').replace('q_', 'ans_'),
+            question_id: q.id,
+            head_id: from.headId,
+            source: from.source,
+            tier: from.tier,
+            country: from.country ?? null,
+            age_band: from.ageBand ?? null,
+            gender: from.gender ?? null,
+            tags: sql`${sql.val(from.tags ?? [])}::text[]` as never,
+            answer: JSON.stringify(answer),
+            option_label: read.optionLabel,
+            text: read.text,
+            reason: read.reason,
+            credits: q.credits_per_answer,
+            attestation_ref: attestationRef,
+            dwell_ms: extra.dwellMs ?? null,
+            answered_at: at,
+          })
+          .onConflict((oc) => oc.columns(['question_id', 'head_id']).where('head_id', 'is not', null).doNothing())
+          .returning('id')
+          .executeTakeFirst();
+        if (!inserted) return { accepted: false, state: 'live', reason: 'already_answered' };
+
+        const tally = { ...q.tally };
+        for (const key of read.tallyKeys) tally[key] = (tally[key] ?? 0) + 1;
+        const answered = q.answered + 1;
+        const spent = q.credits_spent + q.credits_per_answer;
+        await questions.update(q.id, { answered, credits_spent: spent, tally: JSON.stringify(tally), updated_at: at }, tx);
+        await holds.spend(q.account_id, q.credits_per_answer, at, tx);
+        touched.add(q.id);
+
+        // The n-th answer completes the question, as does reaching a minAnswers set by PATCH.
+        if (answered >= q.n || (q.min_answers !== null && answered >= q.min_answers)) {
+          await deps.lifecycle.close(tx, { ...q, answered, credits_spent: spent, tally }, 'complete', at, touched);
+          return { accepted: true, state: answered >= q.n ? 'full' : 'closed', attestationRef, completed: true };
+        }
+        return { accepted: true, state: 'live', attestationRef };
+      });
+      for (const id of touched) deps.changed(id);
+      return outcome;
+    },
+  };
+}
+export type AnswerRecordingService = ReturnType<typeof createAnswerRecordingService>;

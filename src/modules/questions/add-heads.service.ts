@@ -1,0 +1,103 @@
+import type { Db } from '../../db/database.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+import type { Actor } from '../accounts/scopes.ts';
+import type { CreditHolds } from '../credits/credits.holds.ts';
+import { emitEvent } from '../events/outbox.ts';
+import { etaMinutes } from '../estimate/eta.ts';
+import type { PoolService } from '../panel/pool.service.ts';
+import type { NormalizedDraft } from './draft-defaults.ts';
+import { requestHash } from './ask.service.ts';
+import { withIdempotency, type Stored } from './idempotency.ts';
+import type { LifecycleEffects } from './lifecycle.service.ts';
+import type { QuestionsRepository } from './questions.repository.ts';
+import { questionView } from './question-view.ts';
+import type { Question } from './questions.schemas.ts';
+
+/**
+ * POST /v2/questions/{id}/heads: more answers for a question that closed complete or underfilled.
+ * Same wording and targeting and price per answer; heads who already answered are excluded
+ * (one answer per head per question); new answers merge with the old. A dry run only quotes.
+ */
+export interface Quote {
+  n: number;
+  creditsPerAnswer: number;
+  creditsTotal: number;
+  etaMinutes: number;
+  newTarget: number;
+  line: string;
+}
+
+export interface AddHeadsResponse {
+  question?: Question;
+  quote: Quote;
+  creditsReserved?: number;
+}
+
+export function createAddHeadsService(deps: { db: Db; clock: Clock; questions: QuestionsRepository; holds: CreditHolds; pool: PoolService; effects: LifecycleEffects }) {
+  const { db, clock, questions, holds, pool, effects } = deps;
+
+  async function quote(row: { n: number; answered: number; credits_per_answer: number; draft: unknown; tier: number }, extra: number): Promise<Quote> {
+    const draft = row.draft as NormalizedDraft;
+    const count = await pool.count({ ...draft.targeting, tier: row.tier });
+    // Heads who answered already cannot answer again.
+    const poolLeft = Math.max(0, count.size - row.answered);
+    const activeLeft = Math.max(0, count.active - row.answered);
+    const total = extra * row.credits_per_answer;
+    return {
+      n: extra,
+      creditsPerAnswer: row.credits_per_answer,
+      creditsTotal: total,
+      etaMinutes: etaMinutes({ n: extra, poolSize: poolLeft, activeHeads: activeLeft, rush: draft.rush }),
+      newTarget: row.n + extra,
+      line: `${extra} more head${extra === 1 ? '' : 's'} × ${row.credits_per_answer} credits = ${total} credits (new target ${row.n + extra})`,
+    };
+  }
+
+  return {
+    async addHeads(actor: Actor, id: string, body: { n: number; dryRun?: boolean }, idempotencyKey: string | undefined): Promise<Stored<AddHeadsResponse>> {
+      const current = await questions.find(actor.accountId, id);
+      if (!current) throw notFound('No such question on this account.');
+      const closedOk = (status: string) => status === 'complete' || status === 'underfilled';
+      if (!closedOk(current.status)) {
+        throw new AppError('conflict', `Heads can be added to a complete or underfilled question; this one is ${current.status}.`, { status: current.status });
+      }
+      if (body.dryRun) return { status: 201, body: { quote: await quote(current, body.n) }, replayed: false };
+      if (!idempotencyKey) throw new AppError('idempotency_key_required');
+
+      const now = clock.now();
+      let closesAt: Date | null = null;
+      const result = await db.transaction().execute((tx) =>
+        withIdempotency<AddHeadsResponse>(tx, { accountId: actor.accountId, key: idempotencyKey, requestHash: requestHash({ path: `/v2/questions/${id}/heads`, body }), now }, async () => {
+          const q = await questions.lock(id, tx);
+          if (!q || !closedOk(q.status)) throw new AppError('conflict', `Heads can be added to a complete or underfilled question; this one is ${q?.status}.`);
+          const offer = await quote(q, body.n);
+          await holds.reserve(
+            {
+              accountId: actor.accountId,
+              keyId: actor.keyId,
+              cap: actor.dailyCapCredits,
+              amount: offer.creditsTotal,
+              questionId: q.parent_id ?? q.id,
+              uniqueRef: `${q.id}:ask:n${offer.newTarget}`,
+              title: `Added ${body.n} heads to "${(q.draft as NormalizedDraft).text.slice(0, 60)}" (${body.n} × ${q.credits_per_answer} credits)`,
+              at: now,
+            },
+            tx,
+          );
+          closesAt = new Date(now.getTime() + q.open_for_days * 86_400_000);
+          await questions.update(q.id, { n: offer.newTarget, credits_reserved: q.credits_reserved + offer.creditsTotal, status: 'live', closed_at: null, closes_at: closesAt, min_answers: null, updated_at: now }, tx);
+          await emitEvent(tx, { accountId: actor.accountId, type: 'question.reserved', uniqueRef: `${q.id}:question.reserved:n${offer.newTarget}`, payload: { questionId: q.id, status: 'live', creditsReserved: offer.creditsTotal, addedHeads: body.n }, at: now });
+          const row = await questions.find(actor.accountId, id, tx);
+          return { status: 201, body: { question: questionView(row!), quote: offer, creditsReserved: offer.creditsTotal } };
+        }),
+      );
+      if (!result.replayed) {
+        effects.changed(id);
+        await effects.wentLive({ id, closesAt });
+      }
+      return result;
+    },
+  };
+}
+export type AddHeadsService = ReturnType<typeof createAddHeadsService>;

@@ -1,0 +1,281 @@
+import { createHash } from 'node:crypto';
+import type { Db } from '../../db/database.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { newId } from '../../lib/ids.ts';
+import { randomBase62 } from '../../lib/base62.ts';
+import { AppError, notFound, validationError, type ValidationItem } from '../../http/errors.ts';
+import type { Actor } from '../accounts/scopes.ts';
+import type { CreditHolds } from '../credits/credits.holds.ts';
+import { emitEvent } from '../events/outbox.ts';
+import { priceDraft } from '../estimate/pricing.ts';
+import { priceInputOf } from '../estimate/estimate.service.ts';
+import { etaMinutes } from '../estimate/eta.ts';
+import type { PoolService } from '../panel/pool.service.ts';
+import { TEMPLATES } from '../catalogues/templates.data.ts';
+import type { DraftsRepository } from '../drafts/drafts.repository.ts';
+import { validateDraft, type LooseDraft } from './draft-validator.ts';
+import { normalizeDraft } from './draft-defaults.ts';
+import type { QuestionDraft } from './question-draft.schemas.ts';
+import type { AskBody, FollowUp } from './ask.schemas.ts';
+import { checkContent } from './content-check.ts';
+import { withIdempotency, type Stored } from './idempotency.ts';
+import type { QuestionsRepository } from './questions.repository.ts';
+import { questionView } from './question-view.ts';
+import type { Question } from './questions.schemas.ts';
+
+/**
+ * The ask (docs/asking.md): validate, price, then in ONE transaction claim the Idempotency-Key,
+ * reserve the full price (follow-ups included), create the question and write its ledger row and
+ * `question.reserved` event (RELIABILITY R1, R3). A retry with the same key replays the stored
+ * 201; the same key with another body is a 409 and spends nothing.
+ */
+export const DEFAULT_OPEN_DAYS = 7;
+/** Emit `credits.low` when an ask takes available credits below this. */
+export const CREDITS_LOW_THRESHOLD = 1000;
+
+export type AskResult = Stored<{ question: Question }>;
+
+export interface AskSideEffects {
+  /** Called after commit for every question created (timers, wake-ups). */
+  questionCreated(question: { id: string; status: string; scheduledFor: Date | null; closesAt: Date | null }): Promise<void>;
+}
+
+/** Canonical JSON (sorted keys), so the same body always hashes the same. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value as object)
+      .sort()
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export function requestHash(body: unknown): string {
+  return createHash('sha256').update(canonical(body)).digest('hex');
+}
+
+const truncate = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+
+interface Deps {
+  db: Db;
+  clock: Clock;
+  questions: QuestionsRepository;
+  drafts: DraftsRepository;
+  holds: CreditHolds;
+  pool: PoolService;
+  effects: AskSideEffects;
+}
+
+export function createAskService(deps: Deps) {
+  const { db, clock, questions, drafts, holds, pool } = deps;
+
+  /** The draft the ask is about: template or saved draft or original question as base, `draft` over it. */
+  async function effectiveDraft(actor: Actor, body: AskBody) {
+    let base: Record<string, unknown> = {};
+    let openForDays = DEFAULT_OPEN_DAYS;
+    let variantGroup: string | null = null;
+    const problems: ValidationItem[] = [];
+    if (body.templateId !== undefined) {
+      const template = TEMPLATES.find((t) => t.id === body.templateId);
+      if (!template) problems.push({ field: 'templateId', code: 'unknown_value', message: `No template "${body.templateId}"; see GET /v1/templates.` });
+      else base = { ...template.draft };
+    }
+    if (body.fromDraftId !== undefined) {
+      const saved = await drafts.find(actor.accountId, body.fromDraftId);
+      if (!saved) throw notFound('No such draft on this account (fromDraftId).');
+      const { interestAudienceId, minGrade, interestPrice, answeredBy, openForDays: days, shownAs, ...fields } = saved.draft as Record<string, unknown>;
+      void minGrade, void interestPrice, void answeredBy, void shownAs;
+      if (interestAudienceId !== undefined) {
+        problems.push({ field: 'fromDraftId', code: 'not_allowed', message: 'This draft asks an interest audience; audiences cannot be asked through the API yet.' });
+      }
+      if (days === 1) openForDays = 1;
+      base = { ...base, ...fields };
+    }
+    if (body.variantOf !== undefined) {
+      const original = await questions.find(actor.accountId, body.variantOf);
+      if (!original) throw notFound('No such question on this account (variantOf).');
+      const { scheduledFor, ...fields } = original.draft as Record<string, unknown>;
+      void scheduledFor;
+      base = { ...base, ...fields, n: original.n };
+      variantGroup = original.variant_group ?? original.id;
+      openForDays = original.open_for_days;
+    }
+    const draft = { ...base, ...body.draft } as QuestionDraft;
+    return { draft, openForDays, variantGroup, problems };
+  }
+
+  function followUpDraft(item: FollowUp): QuestionDraft {
+    return {
+      type: item.type ?? 'free_text',
+      text: item.text,
+      ...(item.options ? { options: item.options } : {}),
+      n: item.n ?? 20,
+      tier: (item.tier ?? 2) as 1 | 2 | 3,
+      ...(item.reason ? { reason: item.reason } : {}),
+    };
+  }
+
+  return {
+    async ask(actor: Actor, body: AskBody, idempotencyKey: string, source: 'api' | 'mcp' = 'api'): Promise<AskResult> {
+      const now = clock.now();
+      const { draft, openForDays, variantGroup, problems } = await effectiveDraft(actor, body);
+      problems.push(...validateDraft(draft as LooseDraft, { now }));
+      const followUps = (body.then ?? []).map(followUpDraft);
+      followUps.forEach((f, i) => problems.push(...validateDraft(f as LooseDraft, { now, prefix: `then[${i}]` })));
+      if (body.privateDeclaration && followUps.length) {
+        problems.push({ field: 'then', code: 'not_allowed', message: 'A private question is answered through its link only; it cannot have follow-ups for the panel.' });
+      }
+      if (problems.length) throw validationError(problems);
+
+      const refused = checkContent([draft.text, draft.context, draft.stimulus?.text, ...(draft.options ?? []).map((o) => o.label), ...followUps.map((f) => f.text)]);
+      if (refused) throw new AppError('content_refused', `${refused.reason} Nothing was spent.`, { category: refused.category });
+
+      if (body.projectId) {
+        const project = await db.selectFrom('projects').select('id').where('account_id', '=', actor.accountId).where('id', '=', body.projectId).executeTakeFirst();
+        if (!project) throw notFound('No such project on this account (projectId).');
+      }
+
+      const main = normalizeDraft(draft);
+      const mainPrice = priceDraft(priceInputOf(main));
+      const followPrices = followUps.map((f) => priceDraft(priceInputOf(normalizeDraft(f))));
+      const isPrivate = body.privateDeclaration !== undefined;
+      const poolCount = isPrivate ? null : await pool.count({ ...main.targeting, tier: main.tier });
+      const eta = poolCount ? etaMinutes({ n: main.n, poolSize: poolCount.size, activeHeads: poolCount.active, rush: main.rush }) : etaMinutes({ n: main.n, poolSize: 0, activeHeads: 0, rush: false });
+      const hash = requestHash(body);
+      const created: Array<{ id: string; status: string; scheduledFor: Date | null; closesAt: Date | null }> = [];
+
+      const result = await db.transaction().execute((tx) =>
+        withIdempotency<{ question: Question }>(tx, { accountId: actor.accountId, key: idempotencyKey, requestHash: hash, now }, async () => {
+        const today = isPrivate ? await questions.countPrivateSince(actor.accountId, new Date(`${now.toISOString().slice(0, 10)}T00:00:00.000Z`), tx) : null;
+        // One private question a day is free (docs/asking.md); after that it costs what the estimate says.
+        const freePrivate = isPrivate && today!.count === 0;
+        const perAnswer = freePrivate ? 0 : mainPrice.creditsPerAnswer;
+        const mainTotal = perAnswer * main.n;
+        const total = mainTotal + followPrices.reduce((sum, p) => sum + p.creditsTotal, 0);
+
+        const id = newId('question');
+        const title = `Asked: "${truncate(main.text, 60)}" (${main.n} × ${perAnswer} credits${followUps.length ? ` + ${followUps.length} follow-up${followUps.length > 1 ? 's' : ''}` : ''})`;
+        const money = await holds.reserve({ accountId: actor.accountId, keyId: actor.keyId, cap: actor.dailyCapCredits, amount: total, questionId: id, uniqueRef: `${id}:ask`, title, at: now }, tx);
+
+        const scheduledFor = main.scheduledFor ? new Date(main.scheduledFor) : null;
+        const opensAt = scheduledFor ?? now;
+        const closesAt = new Date(opensAt.getTime() + openForDays * 86_400_000);
+        const status = scheduledFor ? 'scheduled' : 'live';
+        await questions.insert(
+          {
+            id,
+            account_id: actor.accountId,
+            key_id: actor.keyId,
+            source,
+            status,
+            type: main.type,
+            draft: main,
+            n: main.n,
+            tier: main.tier,
+            credits_per_answer: perAnswer,
+            credits_reserved: mainTotal,
+            eta_minutes: eta,
+            open_for_days: openForDays,
+            scheduled_for: scheduledFor,
+            live_at: scheduledFor ? null : now,
+            closes_at: closesAt,
+            closed_at: null,
+            created_at: now,
+            updated_at: now,
+            project_id: body.projectId ?? null,
+            labels: [...new Set(body.labels ?? [])],
+            archived: false,
+            bookmarked: false,
+            external_ref: body.externalRef ?? null,
+            public_code: main.publicResults ? randomBase62(12) : null,
+            link_code: randomBase62(10),
+            refused_category: null,
+            variant_group: variantGroup,
+            parent_id: null,
+            min_confidence: null,
+            private: isPrivate,
+            key_name: undefined as never,
+            account_kind: undefined as never,
+          } as never,
+          tx,
+        );
+        created.push({ id, status, scheduledFor, closesAt });
+
+        for (const [i, followUp] of followUps.entries()) {
+          const f = normalizeDraft(followUp);
+          const childId = newId('question');
+          await questions.insert(
+            {
+              id: childId,
+              account_id: actor.accountId,
+              key_id: actor.keyId,
+              source,
+              status: 'draft',
+              type: f.type,
+              draft: f,
+              n: f.n,
+              tier: f.tier,
+              credits_per_answer: followPrices[i].creditsPerAnswer,
+              credits_reserved: followPrices[i].creditsTotal,
+              eta_minutes: eta,
+              open_for_days: openForDays,
+              scheduled_for: null,
+              live_at: null,
+              closes_at: null,
+              closed_at: null,
+              created_at: now,
+              updated_at: now,
+              project_id: body.projectId ?? null,
+              labels: [...new Set(body.labels ?? [])],
+              archived: false,
+              bookmarked: false,
+              external_ref: null,
+              public_code: null,
+              link_code: randomBase62(10),
+              refused_category: null,
+              variant_group: null,
+              parent_id: id,
+              min_confidence: body.then![i].minConfidence ?? null,
+              private: false,
+            } as never,
+            tx,
+          );
+        }
+
+        await emitEvent(tx, {
+          accountId: actor.accountId,
+          type: 'question.reserved',
+          uniqueRef: `${id}:question.reserved`,
+          payload: { questionId: id, status, creditsReserved: total, followUps: followUps.length },
+          at: now,
+        });
+        if (money.availableBefore >= CREDITS_LOW_THRESHOLD && money.availableAfter < CREDITS_LOW_THRESHOLD) {
+          await emitEvent(tx, {
+            accountId: actor.accountId,
+            type: 'credits.low',
+            uniqueRef: `${id}:credits.low`,
+            payload: { available: money.availableAfter, threshold: CREDITS_LOW_THRESHOLD },
+            at: now,
+          });
+        }
+
+        const row = await questions.find(actor.accountId, id, tx);
+        return { status: 201, body: { question: questionView(row!) } };
+      }),
+      );
+
+      for (const question of created) await deps.effects.questionCreated(question);
+      return result;
+    },
+
+    /** Deletes keys past their 24-hour window (R1.5). */
+    async reapIdempotencyKeys(): Promise<number> {
+      const result = await db.deleteFrom('idempotency_keys').where('expires_at', '<=', clock.now()).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
+export type AskService = ReturnType<typeof createAskService>;

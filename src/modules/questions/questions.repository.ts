@@ -1,0 +1,109 @@
+import { sql, type Selectable } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { QuestionsTable } from '../../db/schema.ts';
+
+export type QuestionRow = Selectable<QuestionsTable> & { key_name: string | null; account_kind: string };
+
+export interface ListFilter {
+  accountId: string;
+  status?: string;
+  since?: Date;
+  projectId?: string;
+  label?: string;
+  externalRef?: string;
+  archived: 'exclude' | 'only' | 'include';
+  bookmarked?: boolean;
+  /** Only questions asked with this key. */
+  keyId?: string | null;
+  beforeSeq?: number;
+  limit: number;
+}
+
+const withOwner = (db: Db) =>
+  db
+    .selectFrom('questions as q')
+    .innerJoin('accounts as a', 'a.id', 'q.account_id')
+    .leftJoin('api_keys as k', 'k.id', 'q.key_id')
+    .selectAll('q')
+    .select(['k.name as key_name', 'a.kind as account_kind']);
+
+export function createQuestionsRepository(db: Db) {
+  return {
+    async insert(row: Omit<Selectable<QuestionsTable>, 'seq' | 'draft' | 'tally' | 'credits_spent' | 'credits_refunded' | 'answered' | 'labels'> & { draft: object; labels: string[] }, tx: Db): Promise<void> {
+      await tx
+        .insertInto('questions')
+        .values({ ...row, draft: JSON.stringify(row.draft), labels: sql`${sql.val(row.labels)}::text[]` as never })
+        .execute();
+    },
+
+    /** One question of one account (another account's id finds nothing: R5.4). */
+    async find(accountId: string, id: string, tx: Db = db): Promise<QuestionRow | undefined> {
+      return withOwner(tx).where('q.account_id', '=', accountId).where('q.id', '=', id).executeTakeFirst() as Promise<QuestionRow | undefined>;
+    },
+
+    async findAny(id: string, tx: Db = db): Promise<QuestionRow | undefined> {
+      return withOwner(tx).where('q.id', '=', id).executeTakeFirst() as Promise<QuestionRow | undefined>;
+    },
+
+    /** Locks the question row for a transition or an answer; everything that changes it goes through here. */
+    async lock(id: string, tx: Db): Promise<Selectable<QuestionsTable> | undefined> {
+      return tx.selectFrom('questions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+    },
+
+    async update(id: string, values: Record<string, unknown>, tx: Db): Promise<void> {
+      await tx.updateTable('questions').set(values as never).where('id', '=', id).execute();
+    },
+
+    async list(filter: ListFilter): Promise<QuestionRow[]> {
+      let q = withOwner(db).where('q.account_id', '=', filter.accountId);
+      if (filter.status) q = q.where('q.status', '=', filter.status);
+      if (filter.since) q = q.where('q.created_at', '>=', filter.since);
+      if (filter.projectId) q = q.where('q.project_id', '=', filter.projectId);
+      if (filter.label) q = q.where(sql<boolean>`q.labels @> ARRAY[${filter.label}]::text[]`);
+      if (filter.externalRef) q = q.where('q.external_ref', '=', filter.externalRef);
+      if (filter.archived === 'exclude') q = q.where('q.archived', '=', false);
+      if (filter.archived === 'only') q = q.where('q.archived', '=', true);
+      if (filter.bookmarked !== undefined) q = q.where('q.bookmarked', '=', filter.bookmarked);
+      if (filter.keyId !== undefined) q = filter.keyId === null ? q.where('q.key_id', 'is', null) : q.where('q.key_id', '=', filter.keyId);
+      if (filter.beforeSeq !== undefined) q = q.where('q.seq', '<', filter.beforeSeq);
+      return q.orderBy('q.seq', 'desc').limit(filter.limit).execute() as Promise<QuestionRow[]>;
+    },
+
+    async labels(accountId: string): Promise<Array<{ label: string; count: number }>> {
+      const rows = await sql<{ label: string; count: number }>`
+        SELECT label, count(*)::int AS count
+        FROM questions, unnest(labels) AS label
+        WHERE account_id = ${accountId}
+        GROUP BY label
+        ORDER BY count DESC, label ASC`.execute(db);
+      return rows.rows;
+    },
+
+    /** Questions whose time has come: scheduled ones to open, live ones past their window. */
+    async due(now: Date, limit: number): Promise<Array<{ id: string; status: string }>> {
+      return db
+        .selectFrom('questions')
+        .select(['id', 'status'])
+        .where((eb) => eb.or([eb.and([eb('status', '=', 'scheduled'), eb('scheduled_for', '<=', now)]), eb.and([eb('status', '=', 'live'), eb('closes_at', '<=', now)])]))
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+    },
+
+    async children(parentId: string, tx: Db): Promise<Array<Selectable<QuestionsTable>>> {
+      return tx.selectFrom('questions').selectAll().where('parent_id', '=', parentId).orderBy('seq').forUpdate().execute();
+    },
+
+    async countPrivateSince(accountId: string, since: Date, tx: Db = db): Promise<{ count: number; first: Date | null }> {
+      const row = await tx
+        .selectFrom('questions')
+        .select([sql<number>`count(*)::int`.as('count'), sql<Date | null>`min(created_at)`.as('first')])
+        .where('account_id', '=', accountId)
+        .where('private', '=', true)
+        .where('created_at', '>=', since)
+        .executeTakeFirstOrThrow();
+      return row;
+    },
+  };
+}
+export type QuestionsRepository = ReturnType<typeof createQuestionsRepository>;

@@ -1,0 +1,175 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { Closed, Nullable, RefOf, StringEnum } from '../../http/schemas/helpers.ts';
+import { actorOf } from '../../http/auth.ts';
+import { QUESTION_STATUSES } from './question-types.ts';
+import { QuestionSchema } from './questions.schemas.ts';
+import { AskBodySchema, EXTERNAL_REF_PATTERN, IdempotencyHeadersSchema } from './ask.schemas.ts';
+import { ResultSchema } from '../results/results.schemas.ts';
+import type { AskService } from './ask.service.ts';
+import type { QuestionsService } from './questions.service.ts';
+import type { LifecycleService } from './lifecycle.service.ts';
+import type { AddHeadsService } from './add-heads.service.ts';
+import type { WaitService } from '../wait/wait.service.ts';
+import { DEFAULT_WAIT_SECONDS } from '../wait/wait.service.ts';
+
+const TAG = ['Questions'];
+const Params = Closed({ id: Type.String({ maxLength: 64 }) });
+const QuestionEnvelope = Closed({ question: RefOf(QuestionSchema) });
+
+const REPLAYED_HEADER = {
+  'Idempotent-Replayed': { description: 'true when this is the stored response of an earlier request with the same Idempotency-Key.', schema: { type: 'string' } },
+};
+
+export function questionsRoutes(deps: { asks: AskService; questions: QuestionsService; lifecycle: LifecycleService; addHeads: AddHeadsService; waits: WaitService }): FastifyPluginAsync {
+  return async (base) => {
+    const app = base.withTypeProvider<TypeBoxTypeProvider>();
+
+    app.post('/v2/questions', {
+      config: { scope: 'questions:write' },
+      schema: {
+        operationId: 'askQuestion',
+        tags: TAG,
+        summary: 'Ask a question: reserves its full price and sends it to heads',
+        description:
+          'Needs an `Idempotency-Key` (1–200 characters, a fresh UUID per ask). The same key with the same body returns the stored 201 for 24 hours ' +
+          '(`Idempotent-Replayed: true`) and never charges twice; with another body it is a 409 `idempotency_conflict`. Reserves exactly the ' +
+          "estimate's `creditsTotal` (follow-ups included). See docs/asking.md for templateId, fromDraftId, variantOf, then and privateDeclaration.",
+        headers: IdempotencyHeadersSchema,
+        body: AskBodySchema,
+        response: {
+          201: { description: 'The question, live or scheduled.', headers: REPLAYED_HEADER, content: { 'application/json': { schema: QuestionEnvelope } } },
+          402: { description: '`insufficient_credits`, or `spend_cap_exceeded` (details.reason `spend_cap_reached`): nothing was spent.', content: { 'application/json': { schema: { $ref: 'Error#' } } } },
+          409: { description: '`idempotency_conflict` or `idempotency_in_progress` (with Retry-After).', content: { 'application/json': { schema: { $ref: 'Error#' } } } },
+          422: { description: '`content_refused`: the question was refused for its content; nothing was spent.', content: { 'application/json': { schema: { $ref: 'Error#' } } } },
+        },
+      },
+    }, async (request, reply) => {
+      const result = await deps.asks.ask(actorOf(request), request.body, request.headers['idempotency-key'] as string);
+      if (result.replayed) reply.header('Idempotent-Replayed', 'true');
+      return reply.status(201).send(result.body);
+    });
+
+    app.get('/v2/questions', {
+      config: { scope: 'questions:read' },
+      schema: {
+        operationId: 'listQuestions',
+        tags: TAG,
+        summary: 'Questions of this account, newest first',
+        querystring: Closed({
+          status: Type.Optional(StringEnum(QUESTION_STATUSES)),
+          since: Type.Optional(Type.String({ maxLength: 40, description: 'ISO 8601 instant (e.g. 2026-11-01T00:00:00Z): questions created at or after it.' })),
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+          cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+          projectId: Type.Optional(Type.String({ maxLength: 64 })),
+          label: Type.Optional(Type.String({ maxLength: 40 })),
+          externalRef: Type.Optional(Type.String({ maxLength: 100 })),
+          archived: Type.Optional(StringEnum(['exclude', 'only', 'include'], { default: 'exclude' })),
+          bookmarked: Type.Optional(Type.Boolean()),
+          mine: Type.Optional(Type.Boolean({ description: 'Only questions asked with the calling key.' })),
+        }),
+        response: { 200: Closed({ questions: Type.Array(RefOf(QuestionSchema)), nextCursor: Nullable(Type.String()) }) },
+      },
+    }, async (request) => deps.questions.list(actorOf(request), request.query));
+
+    app.get('/v2/questions/labels', {
+      config: { scope: 'questions:read' },
+      schema: {
+        operationId: 'listQuestionLabels',
+        tags: TAG,
+        summary: 'Labels in use, most used first',
+        response: { 200: Closed({ labels: Type.Array(Closed({ label: Type.String(), count: Type.Integer({ minimum: 1 }) })) }) },
+      },
+    }, async (request) => ({ labels: await deps.questions.labels(actorOf(request)) }));
+
+    app.get('/v2/questions/:id', {
+      config: { scope: 'questions:read' },
+      schema: { operationId: 'getQuestion', tags: TAG, summary: 'One question', params: Params, response: { 200: QuestionEnvelope } },
+    }, async (request) => ({ question: await deps.questions.get(actorOf(request), request.params.id) }));
+
+    app.patch('/v2/questions/:id', {
+      config: { scope: 'questions:write' },
+      schema: {
+        operationId: 'updateQuestion',
+        tags: TAG,
+        summary: 'Organise a question, or close it early with minAnswers',
+        description: '`minAnswers` completes the question as soon as that many heads have answered (at once if they already have; unanswered credits are refunded). `externalRef` can be set once.',
+        params: Params,
+        body: Closed({
+          minAnswers: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000 })),
+          projectId: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+          labels: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 40 }), { maxItems: 10 })),
+          archived: Type.Optional(Type.Boolean()),
+          bookmarked: Type.Optional(Type.Boolean()),
+          externalRef: Type.Optional(Type.String({ maxLength: 100, pattern: EXTERNAL_REF_PATTERN })),
+        }),
+        response: { 200: QuestionEnvelope, 409: { description: '`external_ref_set`: externalRef is already set.', content: { 'application/json': { schema: { $ref: 'Error#' } } } } },
+      },
+    }, async (request) => ({ question: await deps.questions.patch(actorOf(request), request.params.id, request.body) }));
+
+    app.post('/v2/questions/:id/cancel', {
+      config: { scope: 'questions:write' },
+      schema: {
+        operationId: 'cancelQuestion',
+        tags: TAG,
+        summary: 'Cancel a live question; unanswered credits come back',
+        params: Params,
+        response: {
+          200: Closed({ question: RefOf(QuestionSchema), refundCredits: Type.Integer({ minimum: 0 }) }),
+          409: { description: '`conflict`: only a live question can be cancelled.', content: { 'application/json': { schema: { $ref: 'Error#' } } } },
+        },
+      },
+    }, async (request) => deps.lifecycle.cancel(actorOf(request), request.params.id));
+
+    app.post('/v2/questions/:id/heads', {
+      config: { scope: 'questions:write' },
+      schema: {
+        operationId: 'addHeads',
+        tags: TAG,
+        summary: 'Reopen a complete or underfilled question for more heads',
+        description: '`dryRun` only quotes. Otherwise needs an `Idempotency-Key`, reserves the extra credits and reopens the question; heads who already answered are excluded and new answers merge with the old.',
+        params: Params,
+        headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }, { additionalProperties: true }),
+        body: Closed({ n: Type.Integer({ minimum: 1, maximum: 5000 }), dryRun: Type.Optional(Type.Boolean({ default: false })) }),
+        response: {
+          201: {
+            description: 'The quote, and for a real request the reopened question and the credits reserved.',
+            headers: REPLAYED_HEADER,
+            content: {
+              'application/json': {
+                schema: Closed({
+                  question: Type.Optional(RefOf(QuestionSchema)),
+                  quote: Closed({ n: Type.Integer(), creditsPerAnswer: Type.Integer(), creditsTotal: Type.Integer(), etaMinutes: Type.Integer(), newTarget: Type.Integer(), line: Type.String() }),
+                  creditsReserved: Type.Optional(Type.Integer()),
+                }),
+              },
+            },
+          },
+          402: { description: '`insufficient_credits` or `spend_cap_exceeded`: nothing was spent.', content: { 'application/json': { schema: { $ref: 'Error#' } } } },
+          409: { description: '`conflict` (not complete or underfilled), `idempotency_conflict` or `idempotency_in_progress`.', content: { 'application/json': { schema: { $ref: 'Error#' } } } },
+        },
+      },
+    }, async (request, reply) => {
+      const result = await deps.addHeads.addHeads(actorOf(request), request.params.id, request.body, request.headers['idempotency-key'] as string | undefined);
+      if (result.replayed) reply.header('Idempotent-Replayed', 'true');
+      return reply.status(201).send(result.body);
+    });
+
+    app.get('/v2/questions/:id/wait', {
+      config: { scope: 'questions:read' },
+      schema: {
+        operationId: 'waitForQuestion',
+        tags: TAG,
+        summary: 'Hold the request until the question is answered (up to 25 s a call)',
+        description: `Returns as soon as the question closes or reaches \`minAnswers\` (completing it early), else after \`seconds\` (default ${DEFAULT_WAIT_SECONDS}). Call again while \`done\` is false.`,
+        params: Params,
+        querystring: Closed({
+          seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 25, default: DEFAULT_WAIT_SECONDS })),
+          minAnswers: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000 })),
+        }),
+        response: { 200: Closed({ result: RefOf(ResultSchema), done: Type.Boolean() }) },
+      },
+    }, async (request) => deps.waits.wait(actorOf(request), request.params.id, request.query.seconds ?? DEFAULT_WAIT_SECONDS, request.query.minAnswers ?? null));
+  };
+}

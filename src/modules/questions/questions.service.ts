@@ -1,0 +1,114 @@
+import type { Db } from '../../db/database.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
+import { AppError, notFound, validationError } from '../../http/errors.ts';
+import type { Actor } from '../accounts/scopes.ts';
+import { parseUtcInstant } from './draft-validator.ts';
+import type { LifecycleService } from './lifecycle.service.ts';
+import type { QuestionsRepository } from './questions.repository.ts';
+import { questionView } from './question-view.ts';
+import type { Question } from './questions.schemas.ts';
+
+export interface ListQuery {
+  status?: string;
+  since?: string;
+  limit?: number;
+  cursor?: string;
+  projectId?: string;
+  label?: string;
+  externalRef?: string;
+  archived?: 'exclude' | 'only' | 'include';
+  bookmarked?: boolean;
+  mine?: boolean;
+}
+
+export interface PatchBody {
+  minAnswers?: number;
+  projectId?: string | null;
+  labels?: string[];
+  archived?: boolean;
+  bookmarked?: boolean;
+  externalRef?: string;
+}
+
+export const DEFAULT_PAGE = 20;
+
+/** Reading and organising questions: get, list, labels, PATCH. Transitions live in lifecycle. */
+export function createQuestionsService(deps: { db: Db; clock: Clock; repo: QuestionsRepository; lifecycle: LifecycleService }) {
+  const { db, clock, repo, lifecycle } = deps;
+
+  async function get(actor: Actor, id: string): Promise<Question> {
+    const row = await repo.find(actor.accountId, id);
+    if (!row) throw notFound('No such question on this account.');
+    return questionView(row);
+  }
+
+  return {
+    get,
+
+    async list(actor: Actor, query: ListQuery): Promise<{ questions: Question[]; nextCursor: string | null }> {
+      let since: Date | undefined;
+      if (query.since !== undefined) {
+        const parsed = parseUtcInstant(query.since) ?? (/^\d{4}-\d{2}-\d{2}T.*([+-]\d{2}:\d{2})$/.test(query.since) ? new Date(query.since) : null);
+        if (!parsed || Number.isNaN(parsed.getTime())) {
+          throw validationError([{ field: 'since', code: 'invalid_format', message: 'since must be an ISO 8601 instant such as 2026-11-01T00:00:00Z.' }]);
+        }
+        since = parsed;
+      }
+      const limit = query.limit ?? DEFAULT_PAGE;
+      const beforeSeq = query.cursor ? decodeCursor<[number]>(query.cursor, ['number'])[0] : undefined;
+      const rows = await repo.list({
+        accountId: actor.accountId,
+        status: query.status,
+        since,
+        projectId: query.projectId,
+        label: query.label,
+        externalRef: query.externalRef,
+        archived: query.archived ?? 'exclude',
+        bookmarked: query.bookmarked,
+        keyId: query.mine ? actor.keyId : undefined,
+        beforeSeq,
+        limit: limit + 1,
+      });
+      const page = rows.slice(0, limit);
+      return { questions: page.map(questionView), nextCursor: rows.length > limit ? encodeCursor([page[page.length - 1].seq]) : null };
+    },
+
+    async labels(actor: Actor): Promise<Array<{ label: string; count: number }>> {
+      return repo.labels(actor.accountId);
+    },
+
+    async patch(actor: Actor, id: string, body: PatchBody): Promise<Question> {
+      const current = await repo.find(actor.accountId, id);
+      if (!current) throw notFound('No such question on this account.');
+      if (Object.keys(body).length === 0) throw validationError([{ field: 'body', code: 'required', message: 'Send at least one field to change.' }]);
+      if (body.externalRef !== undefined && current.external_ref !== null && current.external_ref !== body.externalRef) {
+        throw new AppError('external_ref_set', `externalRef is already "${current.external_ref}" and cannot be changed.`);
+      }
+      if (body.projectId) {
+        const project = await db.selectFrom('projects').select('id').where('account_id', '=', actor.accountId).where('id', '=', body.projectId).executeTakeFirst();
+        if (!project) throw notFound('No such project on this account (projectId).');
+      }
+      const values: Record<string, unknown> = { updated_at: clock.now() };
+      if (body.projectId !== undefined) values.project_id = body.projectId;
+      if (body.labels !== undefined) values.labels = [...new Set(body.labels)];
+      if (body.archived !== undefined) values.archived = body.archived;
+      if (body.bookmarked !== undefined) values.bookmarked = body.bookmarked;
+      if (body.externalRef !== undefined) values.external_ref = body.externalRef;
+      if (body.minAnswers !== undefined) {
+        if (body.minAnswers > current.n) {
+          throw validationError([{ field: 'minAnswers', code: 'out_of_range', message: `minAnswers cannot exceed the ${current.n} answers asked for.` }]);
+        }
+        values.min_answers = body.minAnswers;
+      }
+      await db.transaction().execute(async (tx) => {
+        // The labels column is text[]: hand it over as an array literal the driver understands.
+        await repo.update(id, values, tx);
+      });
+      // Completes at once when enough heads have already answered (spec: PATCH minAnswers).
+      if (body.minAnswers !== undefined) await lifecycle.closeEarly(actor.accountId, id, body.minAnswers);
+      return get(actor, id);
+    },
+  };
+}
+export type QuestionsService = ReturnType<typeof createQuestionsService>;

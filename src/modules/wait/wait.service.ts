@@ -1,0 +1,104 @@
+import type { Db } from '../../db/database.ts';
+import { notFound } from '../../http/errors.ts';
+import type { Notifier } from '../../lib/notifier.ts';
+import type { Actor } from '../accounts/scopes.ts';
+import type { LifecycleService } from '../questions/lifecycle.service.ts';
+import type { Result } from '../results/results.schemas.ts';
+import type { ResultService } from '../results/result.service.ts';
+
+/**
+ * GET /v2/questions/{id}/wait: long-polling until the question closes or reaches `minAnswers`.
+ * A waiter holds no database connection: it sleeps on a timer and the notifier. When a question
+ * changes, its state is read once and shared by all its waiters, so thousands of waiters on one
+ * question cost one query per change, not thousands.
+ */
+export const DEFAULT_WAIT_SECONDS = 25;
+const SAFETY_RECHECK_MS = 5_000;
+
+interface Waiter {
+  accountId: string;
+  minAnswers: number | null;
+  wake: () => void;
+}
+
+interface Snapshot {
+  status: string;
+  answered: number;
+}
+
+export function createWaitService(deps: { db: Db; notifier: Notifier; lifecycle: LifecycleService; results: ResultService }) {
+  const { db, notifier, lifecycle, results } = deps;
+  const waiters = new Map<string, Set<Waiter>>();
+  const reads = new Map<string, Promise<Snapshot | undefined>>();
+
+  const read = (id: string) => {
+    let pending = reads.get(id);
+    if (!pending) {
+      pending = db.selectFrom('questions').select(['status', 'answered']).where('id', '=', id).executeTakeFirst();
+      reads.set(id, pending);
+      void pending.finally(() => reads.delete(id));
+    }
+    return pending;
+  };
+
+  notifier.subscribe((id) => {
+    for (const waiter of waiters.get(id) ?? []) waiter.wake();
+  });
+
+  /** Done when closed, or when minAnswers is reached (which completes a live question early). */
+  async function settled(accountId: string, id: string, minAnswers: number | null, snapshot: Snapshot): Promise<boolean> {
+    if (snapshot.status === 'complete' || snapshot.status === 'underfilled' || snapshot.status === 'cancelled' || snapshot.status === 'refused') return true;
+    if (minAnswers !== null && snapshot.answered >= minAnswers) {
+      if (snapshot.status === 'live') await lifecycle.closeEarly(accountId, id, minAnswers);
+      return true;
+    }
+    return false;
+  }
+
+  return {
+    async wait(actor: Actor, id: string, seconds = DEFAULT_WAIT_SECONDS, minAnswers: number | null = null): Promise<{ result: Result; done: boolean }> {
+      const first = await db.selectFrom('questions').select(['status', 'answered']).where('id', '=', id).where('account_id', '=', actor.accountId).executeTakeFirst();
+      if (!first) throw notFound('No such question on this account.');
+      let done = await settled(actor.accountId, id, minAnswers, first);
+      if (!done) {
+        done = await new Promise<boolean>((resolve) => {
+          let checking = false;
+          const waiter: Waiter = {
+            accountId: actor.accountId,
+            minAnswers,
+            wake: () => {
+              if (checking) return;
+              checking = true;
+              read(id)
+                .then(async (snapshot) => (snapshot ? settled(actor.accountId, id, minAnswers, snapshot) : false))
+                .then((ok) => (ok ? finish(true) : undefined))
+                .catch(() => undefined)
+                .finally(() => (checking = false));
+            },
+          };
+          const set = waiters.get(id) ?? new Set<Waiter>();
+          set.add(waiter);
+          waiters.set(id, set);
+          const timeout = setTimeout(() => finish(false), seconds * 1000);
+          const safety = setInterval(waiter.wake, SAFETY_RECHECK_MS);
+          function finish(value: boolean) {
+            clearTimeout(timeout);
+            clearInterval(safety);
+            set.delete(waiter);
+            if (set.size === 0) waiters.delete(id);
+            resolve(value);
+          }
+        });
+      }
+      return { result: await results.forAccount(actor.accountId, id), done };
+    },
+
+    /** How many requests are waiting now (for the benchmark and operators). */
+    waiting(): number {
+      let count = 0;
+      for (const set of waiters.values()) count += set.size;
+      return count;
+    },
+  };
+}
+export type WaitService = ReturnType<typeof createWaitService>;
