@@ -38,6 +38,8 @@ export async function buildApp(container: Container, options: BuildOptions = {})
     schemaController: { compilersFactory: { buildSerializer: buildSerializerFactory as never } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // JSON only: a text/plain body is a 415, not a string that fails validation.
+  app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(({ schema, httpPart }) => compileFor(httpPart, schema));
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);

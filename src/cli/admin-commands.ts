@@ -84,6 +84,27 @@ export const adminCommands: Record<string, AdminCommand> = {
       return result;
     },
   },
+  'question:refuse': {
+    usage: '--id QUESTION_ID --category TEXT',
+    summary: 'Refuse a question in review (e.g. --category personal_data); what is left of its credits is refunded.',
+    options: { id: { type: 'string' }, category: { type: 'string' } },
+    async run(c, v) {
+      const category = required(v, 'category');
+      if (!/^[a-z][a-z0-9_]{1,39}$/.test(category)) {
+        throw validationError([{ field: 'category', code: 'invalid_format', message: '--category must be a short snake_case word such as personal_data.' }]);
+      }
+      return { question: await c.lifecycle.refuse(required(v, 'id'), category) };
+    },
+  },
+  'credits:reconcile': {
+    usage: '',
+    summary: 'Recompute every balance from ledger rows, lots and question holds; lists any account that disagrees.',
+    options: {},
+    async run(c) {
+      const problems = await c.credits.reconcile();
+      return { ok: problems.length === 0, problems };
+    },
+  },
   'key:list': {
     usage: '--account ID',
     summary: "List an account's keys (never their secrets).",

@@ -26,6 +26,8 @@ export function poolBand(heads: number): string {
   return '5000_plus';
 }
 
+const round1 = (value: number) => Math.round(value * 10) / 10;
+
 function cached<T>(clock: Clock, compute: () => Promise<T>): () => Promise<T> {
   let value: { at: number; data: Promise<T> } | null = null;
   return () => {
@@ -91,10 +93,9 @@ export function createCataloguesService(deps: { repo: CataloguesRepository; cloc
     const writtenPay = priceDraft({ type: 'free_text', n: 1, tier: 3, rush: false, reason: 'off', countries: [], tags: [] }).payPerAnswer;
     return {
       headsOnlineNow: online,
-      // Answers arrive with the asking module; until then the week has none.
-      answersThisWeek: 0,
-      // Until questions have filled, the expected time for 50 answers from the whole panel.
-      medianMinutesTo50: etaMinutes({ n: 50, poolSize: panel.size, activeHeads: panel.active, rush: false }),
+      answersThisWeek: await repo.answersSince(new Date(now.getTime() - 7 * 86_400_000)),
+      // Measured over the last 30 days; until a question has reached 50 answers, the model's estimate.
+      medianMinutesTo50: round1((await repo.minutesTo50(new Date(now.getTime() - 30 * 86_400_000))) ?? etaMinutes({ n: 50, poolSize: panel.size, activeHeads: panel.active, rush: false })),
       headEarningsPerHour: { low: quickPay * ANSWERS_PER_HOUR.quick, high: writtenPay * ANSWERS_PER_HOUR.written },
       updatedAt: now.toISOString(),
     };

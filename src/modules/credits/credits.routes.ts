@@ -4,11 +4,12 @@ import { Type } from '@sinclair/typebox';
 import { Closed, Nullable, RefOf } from '../../http/schemas/helpers.ts';
 import { actorOf } from '../../http/auth.ts';
 import type { CreditsService } from './credits.service.ts';
+import type { QuestionsService } from '../questions/questions.service.ts';
 import { BalanceSchema, LedgerRowSchema } from './credits.schemas.ts';
 
 const TAG = ['Credits'];
 
-export function creditsRoutes(deps: { credits: CreditsService }): FastifyPluginAsync {
+export function creditsRoutes(deps: { credits: CreditsService; questions: Pick<QuestionsService, 'privateToday'> }): FastifyPluginAsync {
   const { credits } = deps;
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
@@ -21,7 +22,10 @@ export function creditsRoutes(deps: { credits: CreditsService }): FastifyPluginA
         summary: 'Credits, reserved credits, what expires, and what is left under the key\'s daily cap',
         response: { 200: RefOf(BalanceSchema) },
       },
-    }, async (request) => credits.balance(actorOf(request), { freeQuestionToday: true }));
+    }, async (request) => {
+      const actor = actorOf(request);
+      return credits.balance(actor, await deps.questions.privateToday(actor));
+    });
 
     app.get('/v1/billing/ledger', {
       config: { scope: 'account:read' },

@@ -74,6 +74,13 @@ export function createQuestionsService(deps: { db: Db; clock: Clock; repo: Quest
       return { questions: page.map(questionView), nextCursor: rows.length > limit ? encodeCursor([page[page.length - 1].seq]) : null };
     },
 
+    /** Today's private question (one a day is free): for the balance's freeQuestionToday. */
+    async privateToday(actor: Actor): Promise<{ freeQuestionToday: boolean; privateDeclaredAt?: string }> {
+      const now = clock.now();
+      const today = await repo.countPrivateSince(actor.accountId, new Date(`${now.toISOString().slice(0, 10)}T00:00:00.000Z`));
+      return { freeQuestionToday: today.count === 0, ...(today.first ? { privateDeclaredAt: new Date(today.first).toISOString() } : {}) };
+    },
+
     async labels(actor: Actor): Promise<Array<{ label: string; count: number }>> {
       return repo.labels(actor.accountId);
     },
