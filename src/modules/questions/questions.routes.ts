@@ -19,7 +19,7 @@ const Params = Closed({ id: Type.String({ maxLength: 64 }) });
 const QuestionEnvelope = Closed({ question: RefOf(QuestionSchema) });
 
 const REPLAYED_HEADER = {
-  'Idempotent-Replayed': { description: 'true when this is the stored response of an earlier request with the same Idempotency-Key.', schema: { type: 'string' } },
+  'Idempotent-Replayed': { type: 'string', enum: ['true'], description: 'Present when this is the stored response of an earlier request with the same Idempotency-Key.' },
 };
 
 export function questionsRoutes(deps: { asks: AskService; questions: QuestionsService; lifecycle: LifecycleService; addHeads: AddHeadsService; waits: WaitService }): FastifyPluginAsync {
