@@ -1,0 +1,250 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { seededRng, type Rng } from '../../lib/random.ts';
+import type { AnswerRecordingService } from '../answers/answer-recording.service.ts';
+import { findTag } from '../catalogues/tags.data.ts';
+import type { NormalizedDraft } from '../questions/draft-defaults.ts';
+import { deriveSeed, dwellMs, generateAnswer, poisson, questionProfile, type QuestionProfile } from './simulated-answers.ts';
+
+/**
+ * The development panel at work (ARCHITECTURE §4 "Panel"): simulated heads answer live questions
+ * through the same answer-recording service real answers use, at about `answersPerMinute` per
+ * question. Each tick, for every live, non-private question that still wants answers, it draws a
+ * Poisson number of answers for the time that passed, picks that many eligible simulated heads
+ * and records an answer from each.
+ *
+ * Reproducible: for one seed, database state and sequence of tick() calls, the same heads give
+ * the same answers. Every random choice of a question comes from its own stream, seeded by
+ * (seed, question id), so one question does not shift another's draws. Head ids are random per
+ * database, so heads are ordered by what the panel seed determines (creation time and profile),
+ * never by id alone.
+ */
+export interface SimulatorLog {
+  info(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface SimulatorDeps {
+  db: Db;
+  clock: Clock;
+  recorder: { record: AnswerRecordingService['record'] };
+  answersPerMinute: number;
+  seed: number;
+  log?: SimulatorLog;
+}
+
+export interface Simulator {
+  /** One step covering `elapsedMs` of time; returns how many answers were accepted. */
+  tick(elapsedMs: number): Promise<number>;
+  /** Ticks every `intervalMs` with the real time elapsed since the previous tick. */
+  start(intervalMs?: number): void;
+  /** Stops ticking; resolves when a running tick has finished. */
+  stop(): Promise<void>;
+}
+
+interface LiveQuestion {
+  id: string;
+  draft: NormalizedDraft;
+  n: number;
+  answered: number;
+  tier: number;
+  parent_id: string | null;
+  variant_group: string | null;
+}
+
+interface Candidate {
+  id: string;
+  tier: number;
+  country: string;
+  age_band: string;
+  gender: string;
+  tags: string[];
+}
+
+/** A paused process (a laptop lid) does not come back to a flood: at most this much time per tick. */
+const MAX_TICK_MS = 60_000;
+
+export function createSimulator(deps: SimulatorDeps): Simulator {
+  const { db, clock, recorder, log } = deps;
+  /** Per question: its profile and its random stream (dropped once it is no longer answerable). */
+  const states = new Map<string, { profile: QuestionProfile; rng: Rng }>();
+  let chain: Promise<unknown> = Promise.resolve();
+  let timer: NodeJS.Timeout | null = null;
+  let running = false;
+  /** Bumped by every start(), so a tick still finishing from before a stop() does not reschedule. */
+  let generation = 0;
+
+  function stateOf(q: LiveQuestion) {
+    let state = states.get(q.id);
+    if (!state) {
+      state = { profile: questionProfile(q.draft, seededRng(deriveSeed(deps.seed, `profile:${q.id}`))), rng: seededRng(deriveSeed(deps.seed, `answers:${q.id}`)) };
+      states.set(q.id, state);
+    }
+    return state;
+  }
+
+  async function liveQuestions(now: Date): Promise<LiveQuestion[]> {
+    const rows = await db
+      .selectFrom('questions')
+      .select(['id', 'draft', 'n', 'answered', 'tier', 'parent_id', 'variant_group'])
+      .where('status', '=', 'live')
+      // Private questions are answered through their link only.
+      .where('private', '=', false)
+      .where(sql<boolean>`answered < n`)
+      // Past its window the expiry job closes it; do not slip answers in before that.
+      .where((eb) => eb.or([eb('closes_at', 'is', null), eb('closes_at', '>', now)]))
+      .orderBy('seq')
+      .execute();
+    return rows.map((r) => ({ ...r, draft: r.draft as unknown as NormalizedDraft }));
+  }
+
+  /**
+   * Simulated heads who may answer `q`, in an order fixed by `salt`, at most `limit`.
+   * The targeting rules are those of pool.repository.ts (count): keep the two in step. Country in
+   * the list (any when empty), tier at least the question's, age band and gender in their lists,
+   * verified age when asked, tags OR inside a group and AND across groups. Then what the recorder
+   * checks (answer-recording.service.ts `eligible`): not answered yet, a follow-up only to heads
+   * who answered its parent, and one question per head in a variant group.
+   */
+  async function candidates(q: LiveQuestion, salt: number, limit: number): Promise<Candidate[]> {
+    const targeting = q.draft.targeting ?? { countries: [], tags: [] };
+    const groups = new Map<string, string[]>();
+    for (const id of targeting.tags ?? []) {
+      const group = findTag(id)?.group.id ?? `unknown:${id}`;
+      groups.set(group, [...(groups.get(group) ?? []), id]);
+    }
+    let query = db
+      .selectFrom('heads as h')
+      .select(['h.id', 'h.tier', 'h.country', 'h.age_band', 'h.gender', 'h.tags'])
+      .where('h.simulated', '=', true)
+      .where('h.tier', '>=', q.tier);
+    if (targeting.countries?.length) query = query.where('h.country', 'in', targeting.countries);
+    if (targeting.ageBands?.length) query = query.where('h.age_band', 'in', targeting.ageBands);
+    if (targeting.genders?.length) query = query.where('h.gender', 'in', targeting.genders);
+    if (targeting.verifiedAge) query = query.where('h.verified_age', '=', true);
+    for (const tags of groups.values()) query = query.where(sql<boolean>`h.tags && ${sql.val(tags)}::text[]`);
+
+    query = query.where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('answers as a').select(sql`1`.as('one')).whereRef('a.head_id', '=', 'h.id').where('a.question_id', '=', q.id))),
+    );
+    if (q.parent_id) {
+      const parentId = q.parent_id;
+      query = query.where(({ exists, selectFrom }) =>
+        exists(selectFrom('answers as p').select(sql`1`.as('one')).whereRef('p.head_id', '=', 'h.id').where('p.question_id', '=', parentId)),
+      );
+    }
+    const group = q.variant_group ?? q.id;
+    query = query.where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('answers as va')
+            .innerJoin('questions as g', 'g.id', 'va.question_id')
+            .select(sql`1`.as('one'))
+            .whereRef('va.head_id', '=', 'h.id')
+            .where('g.id', '<>', q.id)
+            .where((eb) => eb.or([eb('g.id', '=', group), eb('g.variant_group', '=', group)])),
+        ),
+      ),
+    );
+    const rows = await query
+      .orderBy(sql`md5(${String(salt)} || ':' || extract(epoch from h.created_at)::text || h.country || h.age_band || h.gender || h.tier::text)`)
+      .orderBy('h.id')
+      .limit(limit)
+      .execute();
+    return rows as Candidate[];
+  }
+
+  /** Answers of one question for this tick; adds the heads whose answer was accepted to `answeredBy`. */
+  async function answerQuestion(q: LiveQuestion, elapsedMs: number, answeredBy: string[]): Promise<void> {
+    const { profile, rng } = stateOf(q);
+    const expected = (deps.answersPerMinute * elapsedMs) / 60_000;
+    const want = Math.min(poisson(rng, expected), q.n - q.answered);
+    if (want <= 0) return;
+    const salt = Math.floor(rng() * 2 ** 31);
+    const heads = await candidates(q, salt, want);
+    for (const head of heads) {
+      const answer = generateAnswer(q.draft, profile, rng);
+      if (!answer) return;
+      const dwell = dwellMs(q.draft, answer, rng);
+      const outcome = await recorder.record(
+        q.id,
+        { headId: head.id, source: 'simulator', tier: head.tier, country: head.country, ageBand: head.age_band, gender: head.gender, tags: head.tags ?? [] },
+        answer,
+        { dwellMs: dwell },
+      );
+      if (outcome.accepted) answeredBy.push(head.id);
+      if (outcome.completed) log?.info({ questionId: q.id, n: q.n }, 'simulated heads completed a question');
+      // Closed or filled meanwhile (by a link answer, a cancel, the expiry job): stop here.
+      if (outcome.reason === 'not_live' || outcome.reason === 'full') return;
+      // 'not_eligible' / 'already_answered': a race with another answer; skip the head.
+    }
+  }
+
+  async function runTick(elapsedMs: number): Promise<number> {
+    if (!(deps.answersPerMinute > 0) || !(elapsedMs > 0)) return 0;
+    const slice = Math.min(elapsedMs, MAX_TICK_MS);
+    const questions = await liveQuestions(clock.now());
+    const live = new Set(questions.map((q) => q.id));
+    for (const id of states.keys()) if (!live.has(id)) states.delete(id);
+
+    const answeredBy: string[] = [];
+    for (const q of questions) {
+      try {
+        await answerQuestion(q, slice, answeredBy);
+      } catch (error) {
+        log?.error({ err: error, questionId: q.id }, 'simulator could not answer a question');
+      }
+    }
+    if (answeredBy.length) {
+      try {
+        await db.updateTable('heads').set({ last_seen_at: clock.now() }).where('id', 'in', [...new Set(answeredBy)]).execute();
+      } catch (error) {
+        log?.error({ err: error }, 'simulator could not update last_seen_at');
+      }
+    }
+    return answeredBy.length;
+  }
+
+  function tick(elapsedMs: number): Promise<number> {
+    // Ticks never overlap: a manual tick while start() is running waits for the running one.
+    const next = chain.then(() => runTick(elapsedMs));
+    chain = next.catch(() => undefined);
+    return next;
+  }
+
+  return {
+    tick,
+
+    start(intervalMs = 1000) {
+      if (running || !(deps.answersPerMinute > 0)) return;
+      running = true;
+      const mine = ++generation;
+      let last = performance.now();
+      const schedule = () => {
+        timer = setTimeout(async () => {
+          timer = null;
+          const at = performance.now();
+          const elapsed = at - last;
+          last = at;
+          try {
+            await tick(elapsed);
+          } catch (error) {
+            log?.error({ err: error }, 'simulator tick failed');
+          }
+          if (running && generation === mine) schedule();
+        }, intervalMs);
+        timer.unref?.();
+      };
+      schedule();
+      log?.info({ answersPerMinute: deps.answersPerMinute, intervalMs }, 'simulated heads are answering live questions (development only)');
+    },
+
+    async stop() {
+      running = false;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await chain;
+    },
+  };
+}
