@@ -1,0 +1,20 @@
+import type pg from 'pg';
+
+/**
+ * Counts SQL statements sent through a pg pool, without touching the app: every client the pool
+ * opens gets its `query` wrapped. Install it right after openDatabase, before anything connects.
+ * Kysely sends each statement (and BEGIN/COMMIT of a transaction) as one client.query call, so the
+ * count is database round trips, the number that matters on the embedded database, where every
+ * statement runs on the same thread as the HTTP server.
+ */
+export function countQueries(pool: pg.Pool): () => number {
+  let count = 0;
+  pool.on('connect', (client) => {
+    const original = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      count += 1;
+      return original(...args);
+    };
+  });
+  return () => count;
+}
