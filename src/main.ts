@@ -7,6 +7,7 @@ import { buildApp } from './app.ts';
 import { seedSimulatedPanel } from './modules/panel/panel-seed.ts';
 import { createJobRunner } from './jobs/job-runner.ts';
 import { jobDefinitions } from './jobs/jobs.ts';
+import { createSimulator } from './modules/panel/simulator.ts';
 import { createLocalNotifier, createPostgresNotifier } from './lib/notifier.ts';
 
 /**
@@ -32,6 +33,13 @@ async function main(): Promise<void> {
   const jobs = createJobRunner(database.connection, jobDefinitions(container), app.log);
   await jobs.start({ work: config.role !== 'api' });
   container.timers.use(jobs);
+  // Development only (config refuses it in production); one per worker, never on API-only nodes.
+  const simulator =
+    config.simAnswersPerMinute > 0 && config.role !== 'api'
+      ? createSimulator({ db: database.db, clock: container.clock, recorder: container.answers, answersPerMinute: config.simAnswersPerMinute, seed: config.simSeed, log: app.log.child({ module: 'simulator' }) })
+      : null;
+  simulator?.start(1000);
+  if (simulator) app.log.info({ answersPerMinute: config.simAnswersPerMinute }, 'simulated heads answer live questions (development only)');
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -45,6 +53,7 @@ async function main(): Promise<void> {
     force.unref();
     try {
       await app.close();
+      await simulator?.stop();
       await jobs.stop();
       await notifier.stop();
       await database.close();

@@ -15,6 +15,7 @@ export const ID_PREFIXES = {
   webhook: 'whe',
   ticket: 'tkt',
   head: 'hd',
+  answer: 'ans',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

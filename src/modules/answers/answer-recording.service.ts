@@ -9,6 +9,7 @@ import type { QuestionsRepository } from '../questions/questions.repository.ts';
 import type { LifecycleService } from '../questions/lifecycle.service.ts';
 import type { NormalizedDraft } from '../questions/draft-defaults.ts';
 import { readAnswer, type AnswerInput } from './answer-format.ts';
+import { applyTargeting } from '../panel/targeting.ts';
 
 /**
  * The one way an answer enters Headcount, whoever gives it (a head in the app, a simulated head,
@@ -45,7 +46,7 @@ export function createAnswerRecordingService(deps: {
   clock: Clock;
   questions: QuestionsRepository;
   holds: CreditHolds;
-  lifecycle: Pick<LifecycleService, 'close'>;
+  lifecycle: Pick<LifecycleService, 'close' | 'afterCommit'>;
   changed(questionId: string): void;
 }) {
   const { db, clock, questions, holds } = deps;
@@ -72,6 +73,16 @@ export function createAnswerRecordingService(deps: {
     return !inGroup;
   }
 
+  /** The head, if it exists and the question's targeting and tier reach it (a follow-up: any head; see eligible). */
+  async function matchingHead(tx: Db, q: { parent_id: string | null; tier: number; draft: unknown }, headId: string) {
+    const draft = q.draft as NormalizedDraft;
+    return applyTargeting(
+      tx.selectFrom('heads as h').select(['h.tier', 'h.country', 'h.age_band', 'h.gender', 'h.tags']).where('h.id', '=', headId),
+      q.parent_id ? {} : draft.targeting,
+      q.parent_id ? null : q.tier,
+    ).executeTakeFirst();
+  }
+
   return {
     async record(questionId: string, from: AnswerFrom, answer: AnswerInput, extra: { dwellMs?: number } = {}): Promise<RecordOutcome> {
       const touched = new Set<string>();
@@ -81,27 +92,35 @@ export function createAnswerRecordingService(deps: {
         if (q.status === 'scheduled') return { accepted: false, state: 'scheduled', reason: 'not_live' };
         if (q.status !== 'live') return { accepted: false, state: q.answered >= q.n ? 'full' : 'closed', reason: 'not_live' };
         if (q.answered >= q.n) return { accepted: false, state: 'full', reason: 'full' };
+        // Past its window a question takes no more answers, even before the expiry job runs.
+        if (q.closes_at && q.closes_at <= clock.now()) return { accepted: false, state: 'closed', reason: 'not_live' };
 
         const draft = q.draft as unknown as NormalizedDraft;
         const read = readAnswer(draft, answer);
         if (Array.isArray(read)) throw validationError(read);
 
-        if (from.headId && !(await eligible(tx, q, from.headId))) return { accepted: false, state: 'live', reason: 'not_eligible' };
+        let profile = from;
+        if (from.headId) {
+          // A panel head's profile comes from the panel, not from the caller, and must match the targeting.
+          const head = await matchingHead(tx, q, from.headId);
+          if (!head || !(await eligible(tx, q, from.headId))) return { accepted: false, state: 'live', reason: 'not_eligible' };
+          profile = { ...from, tier: head.tier, country: head.country, ageBand: head.age_band, gender: head.gender, tags: head.tags };
+        }
 
         const at = clock.now();
         const attestationRef = `att_${randomBase62(16)}`;
         const inserted = await tx
           .insertInto('answers')
           .values({
-            id: newId('question').replace('q_', 'ans_'),
+            id: newId('answer'),
             question_id: q.id,
             head_id: from.headId,
             source: from.source,
-            tier: from.tier,
-            country: from.country ?? null,
-            age_band: from.ageBand ?? null,
-            gender: from.gender ?? null,
-            tags: sql`${sql.val(from.tags ?? [])}::text[]` as never,
+            tier: profile.tier,
+            country: profile.country ?? null,
+            age_band: profile.ageBand ?? null,
+            gender: profile.gender ?? null,
+            tags: sql`${sql.val(profile.tags ?? [])}::text[]` as never,
             answer: JSON.stringify(answer),
             option_label: read.optionLabel,
             text: read.text,
@@ -132,6 +151,7 @@ export function createAnswerRecordingService(deps: {
         return { accepted: true, state: 'live', attestationRef };
       });
       for (const id of touched) deps.changed(id);
+      if (outcome.completed) await deps.lifecycle.afterCommit();
       return outcome;
     },
   };

@@ -1,9 +1,9 @@
+import { applyTargeting } from './targeting.ts';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { seededRng, type Rng } from '../../lib/random.ts';
 import type { AnswerRecordingService } from '../answers/answer-recording.service.ts';
-import { findTag } from '../catalogues/tags.data.ts';
 import type { NormalizedDraft } from '../questions/draft-defaults.ts';
 import { deriveSeed, dwellMs, generateAnswer, poisson, questionProfile, type QuestionProfile } from './simulated-answers.ts';
 
@@ -101,30 +101,17 @@ export function createSimulator(deps: SimulatorDeps): Simulator {
 
   /**
    * Simulated heads who may answer `q`, in an order fixed by `salt`, at most `limit`.
-   * The targeting rules are those of pool.repository.ts (count): keep the two in step. Country in
-   * the list (any when empty), tier at least the question's, age band and gender in their lists,
-   * verified age when asked, tags OR inside a group and AND across groups. Then what the recorder
+   * Targeting as in targeting.ts (shared with the pool count and the recorder). Then what the recorder
    * checks (answer-recording.service.ts `eligible`): not answered yet, a follow-up only to heads
    * who answered its parent, and one question per head in a variant group.
    */
   async function candidates(q: LiveQuestion, salt: number, limit: number): Promise<Candidate[]> {
-    const targeting = q.draft.targeting ?? { countries: [], tags: [] };
-    const groups = new Map<string, string[]>();
-    for (const id of targeting.tags ?? []) {
-      const group = findTag(id)?.group.id ?? `unknown:${id}`;
-      groups.set(group, [...(groups.get(group) ?? []), id]);
-    }
-    let query = db
-      .selectFrom('heads as h')
-      .select(['h.id', 'h.tier', 'h.country', 'h.age_band', 'h.gender', 'h.tags'])
-      .where('h.simulated', '=', true)
-      .where('h.tier', '>=', q.tier);
-    if (targeting.countries?.length) query = query.where('h.country', 'in', targeting.countries);
-    if (targeting.ageBands?.length) query = query.where('h.age_band', 'in', targeting.ageBands);
-    if (targeting.genders?.length) query = query.where('h.gender', 'in', targeting.genders);
-    if (targeting.verifiedAge) query = query.where('h.verified_age', '=', true);
-    for (const tags of groups.values()) query = query.where(sql<boolean>`h.tags && ${sql.val(tags)}::text[]`);
-
+    // A follow-up goes to the heads who answered its parent, whatever their profile.
+    let query = applyTargeting(
+      db.selectFrom('heads as h').select(['h.id', 'h.tier', 'h.country', 'h.age_band', 'h.gender', 'h.tags']).where('h.simulated', '=', true),
+      q.parent_id ? {} : (q.draft.targeting ?? {}),
+      q.parent_id ? null : q.tier,
+    );
     query = query.where(({ not, exists, selectFrom }) =>
       not(exists(selectFrom('answers as a').select(sql`1`.as('one')).whereRef('a.head_id', '=', 'h.id').where('a.question_id', '=', q.id))),
     );

@@ -47,6 +47,18 @@ export function isOpen(status: string): boolean {
 
 export function createLifecycleService(deps: { db: Db; clock: Clock; questions: QuestionsRepository; holds: CreditHolds; effects: LifecycleEffects }) {
   const { db, clock, questions, holds, effects } = deps;
+  /**
+   * Follow-ups launched by closes whose transaction has not reported yet; drained after commit
+   * (by `transition` here, or by `afterCommit` for closes run inside another service's
+   * transaction, like the n-th answer) to start their close timers.
+   */
+  const launched = new Map<string, Date>();
+
+  async function afterCommit(): Promise<void> {
+    const due = [...launched.entries()];
+    launched.clear();
+    for (const [id, closesAt] of due) await effects.wentLive({ id, closesAt });
+  }
 
   /** Closes a locked question inside `tx`: status, refund of the unused hold, event, follow-ups. */
   async function close(tx: Db, q: Row, status: ClosedStatus, at: Date, touched: Set<string>, extra: Record<string, unknown> = {}): Promise<number> {
@@ -73,6 +85,7 @@ export function createLifecycleService(deps: { db: Db; clock: Clock; questions: 
    * `minConfidence`; otherwise they are cancelled and refunded.
    */
   async function settleFollowUps(tx: Db, parent: Row, status: ClosedStatus, at: Date, touched: Set<string>): Promise<void> {
+    // (Launched follow-ups get their close timer from the caller's after-commit step via `launched`.)
     const children = (await questions.children(parent.id, tx)).filter((c) => c.status === 'draft');
     if (children.length === 0) return;
     const confidence = leaderConfidence(Object.values(parent.tally), parent.answered);
@@ -82,6 +95,7 @@ export function createLifecycleService(deps: { db: Db; clock: Clock; questions: 
         const closesAt = new Date(at.getTime() + child.open_for_days * 86_400_000);
         await questions.update(child.id, { status: 'live', live_at: at, closes_at: closesAt, updated_at: at }, tx);
         touched.add(child.id);
+        launched.set(child.id, closesAt);
       } else {
         await close(tx, child, 'cancelled', at, touched);
       }
@@ -96,6 +110,7 @@ export function createLifecycleService(deps: { db: Db; clock: Clock; questions: 
       return work(tx, q, clock.now(), touched);
     });
     for (const questionId of touched) effects.changed(questionId);
+    await afterCommit();
     return result;
   }
 
@@ -105,6 +120,7 @@ export function createLifecycleService(deps: { db: Db; clock: Clock; questions: 
 
   return {
     close,
+    afterCommit,
 
     /** POST /cancel: live questions only; returns what was refunded. */
     async cancel(actor: Actor, id: string): Promise<{ question: Question; refundCredits: number }> {
