@@ -1,0 +1,251 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
+import { createResponseValidator } from '../helpers/openapi-validator.ts';
+import { openDatabase, type Database } from '../../src/db/database.ts';
+import { createContainer, type Container } from '../../src/container.ts';
+import { buildApp } from '../../src/app.ts';
+import { createPostgresNotifier, type Notifier } from '../../src/lib/notifier.ts';
+import {
+  answer,
+  answerAll,
+  ask,
+  choiceDraft,
+  errorOf,
+  expectReconciled,
+  getQuestion,
+  grant,
+  ledgerRowsOf,
+  money,
+  seedHeads,
+  sleep,
+  type Head,
+  type Json,
+} from '../helpers/questions.ts';
+
+/**
+ * GET /v2/questions/{id}/wait (spec "Questions", Limits "wait duration"; docs/lifecycle.md
+ * "Waiting for the answer"): long polling with real timers. Returns done false after `seconds`,
+ * done true as soon as the question closes or reaches minAnswers (completing it early with a
+ * refund), wakes many waiters at once, and across processes through LISTEN/NOTIFY on PostgreSQL.
+ */
+let t: TestApp;
+let heads: Head[];
+let key: TestKey;
+beforeAll(async () => {
+  t = await createTestApp({ env: { RATE_LIMIT_PER_KEY: '100000', RATE_LIMIT_PER_IP: '100000' } });
+  heads = await seedHeads(t, 20);
+  key = await t.makeKey();
+  await grant(t, key.accountId, 1_000_000);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function wait(query: string, id: string, as: TestKey = key): Promise<{ status: number; body: Json; ms: number }> {
+  const started = performance.now();
+  const response = await t.inject({ method: 'GET', url: `/v2/questions/${id}/wait${query}`, headers: as.auth });
+  return { status: response.statusCode, body: response.json(), ms: performance.now() - started };
+}
+
+/** Resolves once `count` requests are waiting (so the test acts while they are parked, not before). */
+async function parked(count: number, container: Container = t.container): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (container.waits.waiting() < count) {
+    if (Date.now() > deadline) throw new Error(`only ${container.waits.waiting()} of ${count} requests are waiting`);
+    await sleep(10);
+  }
+}
+
+describe('timing out', () => {
+  it('seconds=1 on a live question returns done false after about a second, with the partial result', async () => {
+    const question = await ask(t, key, choiceDraft());
+    await answer(t, question.id, heads[0]);
+    const { status, body, ms } = await wait('?seconds=1', question.id);
+    expect(status).toBe(200);
+    expect(body.done).toBe(false);
+    expect(body.result).toMatchObject({ questionId: question.id, status: 'in_progress', nRequested: 10, nAccepted: 1 });
+    expect(ms).toBeGreaterThanOrEqual(950);
+    expect(ms).toBeLessThan(2_500);
+    expect((await getQuestion(t, key, question.id)).status).toBe('live');
+  });
+
+  it('the default of seconds is 25, as /openapi.json says (1 to 25)', async () => {
+    const spec = (await t.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const parameters: Json[] = spec.paths['/v2/questions/{id}/wait'].get.parameters;
+    const seconds = parameters.find((p) => p.name === 'seconds' && p.in === 'query');
+    expect(seconds?.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 25, default: 25 });
+    const minAnswers = parameters.find((p) => p.name === 'minAnswers' && p.in === 'query');
+    expect(minAnswers?.schema).toMatchObject({ type: 'integer', minimum: 1 });
+  });
+
+  it.each(['?seconds=26', '?seconds=0', '?seconds=1.5', '?minAnswers=0', '?seconds=abc', '?colour=red'])('%s is 400', async (query) => {
+    const question = await ask(t, key, choiceDraft());
+    const started = performance.now();
+    const response = await t.inject({ method: 'GET', url: `/v2/questions/${question.id}/wait${query}`, headers: key.auth });
+    expect(response.statusCode, response.body).toBe(400);
+    expect(errorOf(response).code).toBe('validation_failed');
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it('needs questions:read (403 without it)', async () => {
+    const question = await ask(t, key, choiceDraft());
+    const writer = await t.makeKey(['questions:write'], null, { accountId: key.accountId });
+    expect((await t.inject({ method: 'GET', url: `/v2/questions/${question.id}/wait?seconds=1`, headers: writer.auth })).statusCode).toBe(403);
+  });
+});
+
+describe('waking up', () => {
+  it('returns done true at once for a question already closed', async () => {
+    const question = await ask(t, key, choiceDraft());
+    await t.inject({ method: 'POST', url: `/v2/questions/${question.id}/cancel`, headers: key.auth });
+    const { body, ms } = await wait('?seconds=10', question.id);
+    expect(body).toMatchObject({ done: true, result: { status: 'cancelled' } });
+    expect(ms).toBeLessThan(1_000);
+  });
+
+  it('returns done true as soon as the n-th answer is recorded, long before seconds', async () => {
+    const question = await ask(t, key, choiceDraft());
+    await answerAll(t, question.id, heads.slice(0, 9));
+    const waiting = wait('?seconds=10', question.id);
+    await sleep(300);
+    await answer(t, question.id, heads[9]);
+    const { status, body, ms } = await waiting;
+    expect(status).toBe(200);
+    expect(body.done).toBe(true);
+    expect(body.result).toMatchObject({ status: 'complete', nAccepted: 10, nRequested: 10 });
+    expect(ms).toBeGreaterThanOrEqual(290);
+    expect(ms).toBeLessThan(3_000);
+  });
+
+  it('a burst of answers that completes the question wakes the waiter at once (no lost wake-up)', async () => {
+    const question = await ask(t, key, choiceDraft());
+    const waiting = wait('?seconds=20', question.id);
+    await parked(1);
+    const burst = performance.now();
+    await Promise.all(heads.slice(0, 10).map((head) => answer(t, question.id, head)));
+    const answeredAt = performance.now() - burst;
+    const { body, ms } = await waiting;
+    expect(body.done).toBe(true);
+    expect(body.result.status).toBe('complete');
+    // The safety re-check every 5 s would also end it; a wake-up must do it well before.
+    expect(ms - answeredAt).toBeLessThan(2_000);
+  });
+
+  it('minAnswers already reached: done true at once, and the question completes early with a refund', async () => {
+    const question = await ask(t, key, choiceDraft());
+    await answerAll(t, question.id, heads.slice(0, 2));
+    const before = await money(t, key);
+    const { body, ms } = await wait('?seconds=10&minAnswers=2', question.id);
+    expect(body.done).toBe(true);
+    expect(body.result).toMatchObject({ status: 'complete', nAccepted: 2 });
+    expect(ms).toBeLessThan(1_500);
+    expect(await getQuestion(t, key, question.id)).toMatchObject({ status: 'complete', answered: 2, creditsSpent: 24, closedAt: t.clock.now().toISOString() });
+    expect((await ledgerRowsOf(t, key, question.id)).map((r) => [r.kind, r.amount])).toEqual([['ask', -120], ['refund', 96]]);
+    const after = await money(t, key);
+    expect(after.reserved).toBe(before.reserved - 96);
+    expect(after.credits).toBe(before.credits);
+    expect(await answer(t, question.id, heads[5])).toMatchObject({ accepted: false, reason: 'not_live' });
+    await expectReconciled(t);
+  });
+
+  it('minAnswers reached while waiting: wakes, completes early and refunds the rest', async () => {
+    const question = await ask(t, key, choiceDraft());
+    await answerAll(t, question.id, heads.slice(0, 2));
+    const waiting = wait('?seconds=10&minAnswers=3', question.id);
+    await parked(1);
+    await answer(t, question.id, heads[2]);
+    const { body, ms } = await waiting;
+    expect(body).toMatchObject({ done: true, result: { status: 'complete', nAccepted: 3 } });
+    expect(ms).toBeLessThan(3_000);
+    expect(await getQuestion(t, key, question.id)).toMatchObject({ status: 'complete', answered: 3 });
+    expect((await ledgerRowsOf(t, key, question.id)).filter((r) => r.kind === 'refund').map((r) => r.amount)).toEqual([84]);
+    await expectReconciled(t);
+  });
+
+  it('minAnswers not reached: done false after seconds, the question stays live', async () => {
+    const question = await ask(t, key, choiceDraft());
+    await answerAll(t, question.id, heads.slice(0, 2));
+    const { body } = await wait('?seconds=1&minAnswers=3', question.id);
+    expect(body).toMatchObject({ done: false, result: { status: 'in_progress', nAccepted: 2 } });
+    expect((await getQuestion(t, key, question.id)).status).toBe('live');
+  });
+
+  it('a cancel wakes the waiter with done true', async () => {
+    const question = await ask(t, key, choiceDraft());
+    const waiting = wait('?seconds=10', question.id);
+    await parked(1);
+    await t.inject({ method: 'POST', url: `/v2/questions/${question.id}/cancel`, headers: key.auth });
+    const { body, ms } = await waiting;
+    expect(body).toMatchObject({ done: true, result: { status: 'cancelled' } });
+    expect(ms).toBeLessThan(3_000);
+  });
+
+  it('200 concurrent waits on one question all wake on completion', async () => {
+    const question = await ask(t, key, choiceDraft());
+    await answerAll(t, question.id, heads.slice(0, 9));
+    const started = performance.now();
+    const waits = Array.from({ length: 200 }, () => wait('?seconds=20', question.id));
+    await parked(200);
+    const parkedAfter = performance.now() - started;
+    const completedAt = performance.now();
+    await answer(t, question.id, heads[9]);
+    const results = await Promise.all(waits);
+    const latest = Math.max(...results.map((r) => started + r.ms)) - completedAt;
+    console.info(`200 waits: parked after ${Math.round(parkedAfter)} ms; all answered ${Math.round(latest)} ms after the completing answer`);
+    expect(results.every((r) => r.status === 200 && r.body.done === true && r.body.result.status === 'complete')).toBe(true);
+    expect(latest).toBeLessThan(4_000);
+    expect(t.container.waits.waiting()).toBe(0);
+  }, 60_000);
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('two processes on one PostgreSQL database', () => {
+  const log = { error: () => {} };
+  let a: { database: Database; notifier: Notifier; container: Container };
+  let b: { database: Database; notifier: Notifier; container: Container; app: FastifyInstance };
+  let check: ReturnType<typeof createResponseValidator>;
+
+  async function instance() {
+    const database = await openDatabase(t.config);
+    const notifier = createPostgresNotifier(database.connection, database.pool, log);
+    await notifier.start();
+    const container = createContainer(t.config, database, t.clock, { notifier });
+    return { database, notifier, container };
+  }
+
+  beforeAll(async () => {
+    a = await instance();
+    const other = await instance();
+    const app = await buildApp(other.container, { logger: false });
+    await app.ready();
+    b = { ...other, app };
+    check = createResponseValidator((await app.inject({ method: 'GET', url: '/openapi.json' })).json());
+  });
+  afterAll(async () => {
+    await b?.app.close();
+    for (const side of [a, b]) {
+      await side?.notifier.stop();
+      await side?.database.close();
+    }
+  });
+
+  it('a wait on B wakes when A records the completing answer (LISTEN/NOTIFY)', async () => {
+    const question = await ask(t, key, choiceDraft());
+    await answerAll(t, question.id, heads.slice(0, 9));
+    const url = `/v2/questions/${question.id}/wait?seconds=10`;
+    const started = performance.now();
+    const waiting = b.app.inject({ method: 'GET', url, headers: key.auth });
+    await parked(1, b.container);
+    const answeredAt = performance.now();
+    const outcome = await a.container.answers.record(question.id, { headId: heads[9].id, source: 'panel', tier: heads[9].tier }, { option: 1 });
+    expect(outcome).toMatchObject({ accepted: true, completed: true });
+    const response = await waiting;
+    const wokeAfter = performance.now() - answeredAt;
+    check.check({ method: 'GET', url, statusCode: response.statusCode, headers: response.headers, body: response.body });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ done: true, result: { status: 'complete', nAccepted: 10 } });
+    console.info(`cross-process wake-up ${Math.round(wokeAfter)} ms after the answer (waited ${Math.round(performance.now() - started)} ms in all)`);
+    // Well before the 5-second safety re-check: the NOTIFY woke it.
+    expect(wokeAfter).toBeLessThan(2_500);
+  });
+});
