@@ -7,6 +7,7 @@ import { registerErrorHandling } from './http/error-handler.ts';
 import { genRequestId } from './http/request-id.ts';
 import { compileFor } from './http/validation.ts';
 import { buildSerializerFactory } from './http/serializer.ts';
+import { registerJsonBody } from './http/json-body.ts';
 import { registerAuth } from './http/auth.ts';
 import { registerRouteConventions } from './http/route-conventions.ts';
 import { registerOpenApi } from './http/openapi.ts';
@@ -40,6 +41,7 @@ export async function buildApp(container: Container, options: BuildOptions = {})
 
   // JSON only: a text/plain body is a 415, not a string that fails validation.
   app.removeContentTypeParser('text/plain');
+  registerJsonBody(app);
   app.setValidatorCompiler(({ schema, httpPart }) => compileFor(httpPart, schema));
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -1,8 +1,5 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.ts';
-import { openDatabase } from '../db/database.ts';
-import { migrateToLatest } from '../db/migrate.ts';
-import { createContainer, type Container } from '../container.ts';
+import type { Container } from '../container.ts';
 import { AppError } from '../http/errors.ts';
 import { adminCommands, type AdminCommand } from './admin-commands.ts';
 
@@ -46,6 +43,13 @@ async function run(argv: string[]): Promise<number> {
     return 2;
   }
 
+  // Loaded only now: a mistyped command answers at once instead of after loading the database layer.
+  const [{ loadConfig }, { openDatabase }, { migrateToLatest }, { createContainer }] = await Promise.all([
+    import('../config.ts'),
+    import('../db/database.ts'),
+    import('../db/migrate.ts'),
+    import('../container.ts'),
+  ]);
   const config = loadConfig({ ...process.env, SIM_HEADS: '0' });
   const database = await openDatabase(config, { joinRunningInstance: true, poolSize: 2 });
   let container: Container | undefined;

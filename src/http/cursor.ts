@@ -17,6 +17,8 @@ export function decodeCursor<T extends Array<string | number>>(cursor: string, s
     throw fail();
   }
   if (!Array.isArray(parts) || parts.length !== shape.length) throw fail();
+  // base64url decoding skips characters it does not know: insist on the exact text we gave out.
+  if (encodeCursor(parts as Array<string | number>) !== cursor) throw fail();
   parts.forEach((part, i) => {
     if (typeof part !== shape[i] || (typeof part === 'number' && !Number.isSafeInteger(part))) throw fail();
   });

@@ -38,3 +38,9 @@ export function RefOf<T extends TSchema>(schema: T): TUnsafe<Static<T>> {
   if (!schema.$id) throw new Error('RefOf needs a schema with an $id');
   return Type.Unsafe<Static<T>>(Type.Ref(schema.$id));
 }
+
+/**
+ * The `{id}` of a path: ids are prefixed base62 (lib/ids.ts), so anything else (a NUL byte, a
+ * slash, a quote) is refused before it reaches a query.
+ */
+export const IdParams = Closed({ id: Type.String({ pattern: '^[A-Za-z0-9_]{1,64}$', description: 'The object id, e.g. q_4cYw…' }) });

@@ -1,14 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { Closed, RefOf } from '../../http/schemas/helpers.ts';
+import { Closed, RefOf, IdParams } from '../../http/schemas/helpers.ts';
 import { actorOf } from '../../http/auth.ts';
 import { SavedDraftSchema } from '../questions/question-draft.schemas.ts';
 import { DraftRecordSchema } from './drafts.schemas.ts';
 import type { DraftsService } from './drafts.service.ts';
 
 const TAG = ['Drafts'];
-const Params = Closed({ id: Type.String({ maxLength: 64 }) });
+const Params = IdParams;
 const Ok = Closed({ ok: Type.Literal(true) });
 
 export function draftsRoutes(deps: { drafts: DraftsService }): FastifyPluginAsync {

@@ -1,13 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { Closed, Nullable, RefOf } from '../../http/schemas/helpers.ts';
+import { Closed, Nullable, RefOf, IdParams } from '../../http/schemas/helpers.ts';
 import { actorOf } from '../../http/auth.ts';
 import { ProjectSchema } from './projects.schemas.ts';
 import { PROJECT_LIMITS, type ProjectsService } from './projects.service.ts';
 
 const TAG = ['Projects'];
-const Params = Closed({ id: Type.String({ maxLength: 64 }) });
+const Params = IdParams;
 const Ok = Closed({ ok: Type.Literal(true) });
 const One = Closed({ project: RefOf(ProjectSchema) });
 

@@ -8,7 +8,7 @@ import { etaMinutes } from '../estimate/eta.ts';
 import type { PoolService } from '../panel/pool.service.ts';
 import type { NormalizedDraft } from './draft-defaults.ts';
 import { requestHash } from './ask.service.ts';
-import { withIdempotency, type Stored } from './idempotency.ts';
+import { storedResponse, withIdempotency, type Stored } from './idempotency.ts';
 import type { LifecycleEffects } from './lifecycle.service.ts';
 import type { QuestionsRepository } from './questions.repository.ts';
 import { questionView } from './question-view.ts';
@@ -37,20 +37,30 @@ export interface AddHeadsResponse {
 export function createAddHeadsService(deps: { db: Db; clock: Clock; questions: QuestionsRepository; holds: CreditHolds; pool: PoolService; effects: LifecycleEffects }) {
   const { db, clock, questions, holds, pool, effects } = deps;
 
-  async function quote(row: { n: number; answered: number; credits_per_answer: number; draft: unknown; tier: number }, extra: number): Promise<Quote> {
+  /** The pool is counted before any transaction: on the embedded database a second connection would wait for it. */
+  async function poolOf(row: { draft: unknown; tier: number }) {
     const draft = row.draft as NormalizedDraft;
-    const count = await pool.count({ ...draft.targeting, tier: row.tier });
+    return pool.count({ ...draft.targeting, tier: row.tier });
+  }
+
+  /**
+   * `extra` more answers than the question has now: the new target is answered + extra (an
+   * underfilled question at 6 of 10 plus 5 heads aims at 11), and exactly extra × price is reserved.
+   */
+  function quote(row: { answered: number; credits_per_answer: number; draft: unknown }, extra: number, count: { size: number; active: number }): Quote {
+    const draft = row.draft as NormalizedDraft;
     // Heads who answered already cannot answer again.
     const poolLeft = Math.max(0, count.size - row.answered);
     const activeLeft = Math.max(0, count.active - row.answered);
     const total = extra * row.credits_per_answer;
+    const newTarget = row.answered + extra;
     return {
       n: extra,
       creditsPerAnswer: row.credits_per_answer,
       creditsTotal: total,
       etaMinutes: etaMinutes({ n: extra, poolSize: poolLeft, activeHeads: activeLeft, rush: draft.rush }),
-      newTarget: row.n + extra,
-      line: `${extra} more head${extra === 1 ? '' : 's'} × ${row.credits_per_answer} credits = ${total} credits (new target ${row.n + extra})`,
+      newTarget,
+      line: `${extra} more head${extra === 1 ? '' : 's'} × ${row.credits_per_answer} credits = ${total} credits (new target ${newTarget})`,
     };
   }
 
@@ -58,20 +68,27 @@ export function createAddHeadsService(deps: { db: Db; clock: Clock; questions: Q
     async addHeads(actor: Actor, id: string, body: { n: number; dryRun?: boolean }, idempotencyKey: string | undefined): Promise<Stored<AddHeadsResponse>> {
       const current = await questions.find(actor.accountId, id);
       if (!current) throw notFound('No such question on this account.');
+      const now = clock.now();
+      const claim = { accountId: actor.accountId, key: idempotencyKey ?? '', requestHash: requestHash({ path: `/v2/questions/${id}/heads`, body }), now };
+      if (!body.dryRun) {
+        if (!idempotencyKey) throw new AppError('idempotency_key_required');
+        // A retry replays, even though the question is live again by now.
+        const stored = await storedResponse<AddHeadsResponse>(db, claim);
+        if (stored) return stored;
+      }
       const closedOk = (status: string) => status === 'complete' || status === 'underfilled';
       if (!closedOk(current.status)) {
         throw new AppError('conflict', `Heads can be added to a complete or underfilled question; this one is ${current.status}.`, { status: current.status });
       }
-      if (body.dryRun) return { status: 201, body: { quote: await quote(current, body.n) }, replayed: false };
-      if (!idempotencyKey) throw new AppError('idempotency_key_required');
+      const count = await poolOf(current);
+      if (body.dryRun) return { status: 201, body: { quote: quote(current, body.n, count) }, replayed: false };
 
-      const now = clock.now();
       let closesAt: Date | null = null;
       const result = await db.transaction().execute((tx) =>
-        withIdempotency<AddHeadsResponse>(tx, { accountId: actor.accountId, key: idempotencyKey, requestHash: requestHash({ path: `/v2/questions/${id}/heads`, body }), now }, async () => {
+        withIdempotency<AddHeadsResponse>(tx, claim, async () => {
           const q = await questions.lock(id, tx);
           if (!q || !closedOk(q.status)) throw new AppError('conflict', `Heads can be added to a complete or underfilled question; this one is ${q?.status}.`);
-          const offer = await quote(q, body.n);
+          const offer = quote(q, body.n, count);
           await holds.reserve(
             {
               accountId: actor.accountId,
@@ -79,7 +96,8 @@ export function createAddHeadsService(deps: { db: Db; clock: Clock; questions: Q
               cap: actor.dailyCapCredits,
               amount: offer.creditsTotal,
               questionId: q.parent_id ?? q.id,
-              uniqueRef: `${q.id}:ask:n${offer.newTarget}`,
+              // Keyed by the reservation after this one: it grows with every addition, so each has its own row.
+              uniqueRef: `${q.id}:ask:r${q.credits_reserved + offer.creditsTotal}`,
               title: `Added ${body.n} heads to "${(q.draft as NormalizedDraft).text.slice(0, 60)}" (${body.n} × ${q.credits_per_answer} credits)`,
               at: now,
             },
@@ -87,7 +105,7 @@ export function createAddHeadsService(deps: { db: Db; clock: Clock; questions: Q
           );
           closesAt = new Date(now.getTime() + q.open_for_days * 86_400_000);
           await questions.update(q.id, { n: offer.newTarget, credits_reserved: q.credits_reserved + offer.creditsTotal, status: 'live', closed_at: null, closes_at: closesAt, min_answers: null, updated_at: now }, tx);
-          await emitEvent(tx, { accountId: actor.accountId, type: 'question.reserved', uniqueRef: `${q.id}:question.reserved:n${offer.newTarget}`, payload: { questionId: q.id, status: 'live', creditsReserved: offer.creditsTotal, addedHeads: body.n }, at: now });
+          await emitEvent(tx, { accountId: actor.accountId, type: 'question.reserved', uniqueRef: `${q.id}:question.reserved:r${q.credits_reserved + offer.creditsTotal}`, payload: { questionId: q.id, status: 'live', creditsReserved: offer.creditsTotal, addedHeads: body.n }, at: now });
           const row = await questions.find(actor.accountId, id, tx);
           return { status: 201, body: { question: questionView(row!), quote: offer, creditsReserved: offer.creditsTotal } };
         }),

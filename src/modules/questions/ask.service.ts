@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
@@ -18,7 +19,7 @@ import { normalizeDraft } from './draft-defaults.ts';
 import type { QuestionDraft } from './question-draft.schemas.ts';
 import type { AskBody, FollowUp } from './ask.schemas.ts';
 import { checkContent } from './content-check.ts';
-import { withIdempotency, type Stored } from './idempotency.ts';
+import { storedResponse, withIdempotency, type Stored } from './idempotency.ts';
 import type { QuestionsRepository } from './questions.repository.ts';
 import { questionView } from './question-view.ts';
 import type { Question } from './questions.schemas.ts';
@@ -121,6 +122,9 @@ export function createAskService(deps: Deps) {
   return {
     async ask(actor: Actor, body: AskBody, idempotencyKey: string, source: 'api' | 'mcp' = 'api'): Promise<AskResult> {
       const now = clock.now();
+      const hash = requestHash(body);
+      const stored = await storedResponse<{ question: Question }>(db, { accountId: actor.accountId, key: idempotencyKey, requestHash: hash, now });
+      if (stored) return stored;
       const { draft, openForDays, variantGroup, problems } = await effectiveDraft(actor, body);
       problems.push(...validateDraft(draft as LooseDraft, { now }));
       const followUps = (body.then ?? []).map(followUpDraft);
@@ -144,11 +148,12 @@ export function createAskService(deps: Deps) {
       const isPrivate = body.privateDeclaration !== undefined;
       const poolCount = isPrivate ? null : await pool.count({ ...main.targeting, tier: main.tier });
       const eta = poolCount ? etaMinutes({ n: main.n, poolSize: poolCount.size, activeHeads: poolCount.active, rush: main.rush }) : etaMinutes({ n: main.n, poolSize: 0, activeHeads: 0, rush: false });
-      const hash = requestHash(body);
       const created: Array<{ id: string; status: string; scheduledFor: Date | null; closesAt: Date | null }> = [];
 
       const result = await db.transaction().execute((tx) =>
         withIdempotency<{ question: Question }>(tx, { accountId: actor.accountId, key: idempotencyKey, requestHash: hash, now }, async () => {
+        // Private asks of one account queue up here, so two at once cannot both be today's free one.
+        if (isPrivate) await sql`SELECT pg_advisory_xact_lock(hashtext(${`private:${actor.accountId}`}))`.execute(tx);
         const today = isPrivate ? await questions.countPrivateSince(actor.accountId, new Date(`${now.toISOString().slice(0, 10)}T00:00:00.000Z`), tx) : null;
         // One private question a day is free (docs/asking.md); after that it costs what the estimate says.
         const freePrivate = isPrivate && today!.count === 0;

@@ -16,6 +16,20 @@ export interface Stored<T> {
   replayed: boolean;
 }
 
+/**
+ * A completed request under this key, read before any other work: a retry replays it even when
+ * the request would no longer pass today (a scheduledFor now in the past, a draft deleted since),
+ * and another body under the same key is refused before anything else is looked at.
+ */
+export async function storedResponse<T>(db: Db, claim: { accountId: string; key: string; requestHash: string; now: Date }): Promise<Stored<T> | null> {
+  const existing = await db.selectFrom('idempotency_keys').selectAll().where('account_id', '=', claim.accountId).where('key', '=', claim.key).where('expires_at', '>', claim.now).executeTakeFirst();
+  if (!existing) return null;
+  if (existing.request_hash !== claim.requestHash) {
+    throw new AppError('idempotency_conflict', 'This Idempotency-Key was already used with a different request; nothing was spent.');
+  }
+  return { status: existing.response_status, body: existing.response_body as unknown as T, replayed: true };
+}
+
 export async function withIdempotency<T>(
   tx: Db,
   claim: { accountId: string; key: string; requestHash: string; now: Date },

@@ -60,17 +60,21 @@ export function createLifecycleService(deps: { db: Db; clock: Clock; questions: 
     for (const [id, closesAt] of due) await effects.wentLive({ id, closesAt });
   }
 
-  /** Closes a locked question inside `tx`: status, refund of the unused hold, event, follow-ups. */
+  /**
+   * Closes a locked question inside `tx`: status, refund of the unused hold, event, follow-ups.
+   * The refund and the event are keyed by the question's total reservation, which grows with each
+   * addition of heads: one refund per close, and a replayed close posts nothing (R3.5).
+   */
   async function close(tx: Db, q: Row, status: ClosedStatus, at: Date, touched: Set<string>, extra: Record<string, unknown> = {}): Promise<number> {
     const refund = q.credits_reserved - q.credits_spent - q.credits_refunded;
     const title = `${REFUND_TITLE[status]} (${q.answered} of ${q.n} answered)`;
-    const posted = await holds.refund({ accountId: q.account_id, lotQuestionId: q.parent_id ?? q.id, questionId: q.id, amount: refund, uniqueRef: `${q.id}:refund:n${q.n}`, title, at }, tx);
+    const posted = await holds.refund({ accountId: q.account_id, lotQuestionId: q.parent_id ?? q.id, questionId: q.id, amount: refund, uniqueRef: `${q.id}:refund:r${q.credits_reserved}`, title, at }, tx);
     const refunded = posted ? refund : 0;
     await questions.update(q.id, { status, closed_at: at, updated_at: at, credits_refunded: q.credits_refunded + refunded, ...extra }, tx);
     await emitEvent(tx, {
       accountId: q.account_id,
       type: EVENT[status],
-      uniqueRef: `${q.id}:${EVENT[status]}:n${q.n}`,
+      uniqueRef: `${q.id}:${EVENT[status]}:r${q.credits_reserved}`,
       payload: { questionId: q.id, status, answered: q.answered, n: q.n, creditsSpent: q.credits_spent, refundCredits: refunded },
       at,
     });

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { Closed, Nullable, RefOf, StringEnum } from '../../http/schemas/helpers.ts';
+import { Closed, Nullable, RefOf, StringEnum, IdParams } from '../../http/schemas/helpers.ts';
 import { actorOf } from '../../http/auth.ts';
 import { QUESTION_STATUSES } from './question-types.ts';
 import { QuestionSchema } from './questions.schemas.ts';
@@ -15,7 +15,7 @@ import type { WaitService } from '../wait/wait.service.ts';
 import { DEFAULT_WAIT_SECONDS } from '../wait/wait.service.ts';
 
 const TAG = ['Questions'];
-const Params = Closed({ id: Type.String({ maxLength: 64 }) });
+const Params = IdParams;
 const QuestionEnvelope = Closed({ question: RefOf(QuestionSchema) });
 
 const REPLAYED_HEADER = {
@@ -41,6 +41,7 @@ export function questionsRoutes(deps: { asks: AskService; questions: QuestionsSe
         response: {
           201: { description: 'The question, live or scheduled.', headers: REPLAYED_HEADER, content: { 'application/json': { schema: QuestionEnvelope } } },
           402: { description: '`insufficient_credits`, or `spend_cap_exceeded` (details.reason `spend_cap_reached`): nothing was spent.', content: { 'application/json': { schema: { $ref: 'Error#' } } } },
+          404: { description: '`not_found`: `fromDraftId`, `variantOf` or `projectId` is not one of this account\'s.', content: { 'application/json': { schema: { $ref: 'Error#' } } } },
           409: { description: '`idempotency_conflict` or `idempotency_in_progress` (with Retry-After).', content: { 'application/json': { schema: { $ref: 'Error#' } } } },
           422: { description: '`content_refused`: the question was refused for its content; nothing was spent.', content: { 'application/json': { schema: { $ref: 'Error#' } } } },
         },
