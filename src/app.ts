@@ -19,6 +19,7 @@ import { creditsRoutes } from './modules/credits/credits.routes.ts';
 import { draftsRoutes } from './modules/drafts/drafts.routes.ts';
 import { questionsRoutes } from './modules/questions/questions.routes.ts';
 import { projectsRoutes } from './modules/projects/projects.routes.ts';
+import { linkRoutes } from './modules/links/link.routes.ts';
 
 export interface BuildOptions {
   /** Pass false to get bare logging-off behaviour in tests regardless of LOG_LEVEL. */
@@ -78,5 +79,6 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   await app.register(draftsRoutes(container));
   await app.register(questionsRoutes(container));
   await app.register(projectsRoutes(container));
+  await app.register(linkRoutes(container));
   return app;
 }

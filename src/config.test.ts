@@ -48,7 +48,12 @@ describe('loadConfig defaults', () => {
   });
 
   it('listens on every interface and seeds nothing in production', () => {
-    expect(loadConfig({ NODE_ENV: 'production' }, CWD)).toMatchObject({ host: '0.0.0.0', simHeads: 0, logLevel: 'info' });
+    expect(loadConfig({ NODE_ENV: 'production', TURNSTILE_SECRET: 's', TURNSTILE_SITE_KEY: 'k' }, CWD)).toMatchObject({ host: '0.0.0.0', simHeads: 0, logLevel: 'info' });
+  });
+
+  it('refuses production without the human check or with simulated answers', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' }, CWD)).toThrow(/TURNSTILE_SECRET/);
+    expect(() => loadConfig({ NODE_ENV: 'production', TURNSTILE_SECRET: 's', TURNSTILE_SITE_KEY: 'k', SIM_ANSWERS_PER_MINUTE: '5' }, CWD)).toThrow(/SIM_ANSWERS_PER_MINUTE/);
   });
 
   it('derives the public base URL from the port and trims a trailing slash from a given one', () => {
@@ -66,6 +71,8 @@ describe('loadConfig defaults', () => {
     const config = loadConfig(
       {
         NODE_ENV: 'production',
+        TURNSTILE_SECRET: 'secret',
+        TURNSTILE_SITE_KEY: 'site',
         ROLE: 'worker',
         PORT: '9000',
         HOST: '10.0.0.1',

@@ -34,6 +34,10 @@ export interface Config {
     readonly perIpPerMinute: number;
   };
   readonly bodyLimitBytes: number;
+  /** Cloudflare Turnstile for the answer page; required in production. */
+  readonly turnstile: { readonly secret: string | null; readonly siteKey: string | null; readonly verifyUrl: string };
+  /** Anonymous answers through a link: per IP address (10 minutes) and per link (a minute). */
+  readonly linkLimits: { readonly perIpPer10Minutes: number; readonly perLinkPerMinute: number };
   /** Seconds to wait for in-flight requests on SIGTERM before closing anyway. */
   readonly shutdownGraceSeconds: number;
 }
@@ -125,9 +129,21 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       perIpPerMinute: int('RATE_LIMIT_PER_IP', 120, 1, 1_000_000),
     },
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 256 * 1024, 1024, 50 * 1024 * 1024),
+    turnstile: {
+      secret: read('TURNSTILE_SECRET') ?? null,
+      siteKey: read('TURNSTILE_SITE_KEY') ?? null,
+      verifyUrl: url('TURNSTILE_VERIFY_URL', ['https:', 'http:']) ?? 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+    },
+    linkLimits: {
+      perIpPer10Minutes: int('LINK_ANSWERS_PER_IP', 30, 1, 1_000_000),
+      perLinkPerMinute: int('LINK_ANSWERS_PER_LINK', 300, 1, 1_000_000),
+    },
     shutdownGraceSeconds: int('SHUTDOWN_GRACE_SECONDS', 20, 0, 600),
   };
 
+  if (nodeEnv === 'production' && (!config.turnstile.secret || !config.turnstile.siteKey)) {
+    problems.push('TURNSTILE_SECRET and TURNSTILE_SITE_KEY are required in production: anonymous answers need the human check');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
 }

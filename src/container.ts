@@ -25,6 +25,8 @@ import { createResultService } from './modules/results/result.service.ts';
 import { createWaitService } from './modules/wait/wait.service.ts';
 import { createLocalNotifier, type Notifier } from './lib/notifier.ts';
 import { Timers } from './lib/timers.ts';
+import { createLinkService } from './modules/links/link.service.ts';
+import { createTurnstile } from './modules/links/turnstile.ts';
 
 export const JOB_GO_LIVE = 'question-go-live';
 export const JOB_EXPIRE = 'question-expire';
@@ -57,7 +59,7 @@ export function createContainer(config: Config, database: Database, clock: Clock
     changed: (id: string) => notifier.publish(id),
     wentLive: async (q: { id: string; closesAt: Date | null }) => timers.at(JOB_EXPIRE, { id: q.id }, q.closesAt),
   };
-  const lifecycle = createLifecycleService({ db, clock, questions: questionsRepo, holds, effects });
+  const lifecycle = createLifecycleService({ db, clock, questions: questionsRepo, holds, effects, publicBaseUrl: config.publicBaseUrl });
   const asks = createAskService({
     db,
     clock,
@@ -65,6 +67,7 @@ export function createContainer(config: Config, database: Database, clock: Clock
     drafts: createDraftsRepository(db),
     holds,
     pool,
+    publicBaseUrl: config.publicBaseUrl,
     effects: {
       async questionCreated(q) {
         effects.changed(q.id);
@@ -73,14 +76,15 @@ export function createContainer(config: Config, database: Database, clock: Clock
       },
     },
   });
-  const questions = createQuestionsService({ db, clock, repo: questionsRepo, lifecycle });
-  const addHeads = createAddHeadsService({ db, clock, questions: questionsRepo, holds, pool, effects });
+  const questions = createQuestionsService({ db, clock, repo: questionsRepo, lifecycle, publicBaseUrl: config.publicBaseUrl });
+  const addHeads = createAddHeadsService({ db, clock, questions: questionsRepo, holds, pool, effects, publicBaseUrl: config.publicBaseUrl });
   const answers = createAnswerRecordingService({ db, clock, questions: questionsRepo, holds, lifecycle, changed: effects.changed });
   const results = createResultService({ db });
   const waits = createWaitService({ db, notifier, lifecycle, results });
+  const links = createLinkService({ db, clock, recorder: answers, humanCheck: createTurnstile(config.turnstile) });
   return {
     config, clock, database, db, accounts, pool, estimates, catalogues, credits, drafts, projects,
-    notifier, timers, holds, lifecycle, asks, questions, addHeads, answers, results, waits,
+    notifier, timers, holds, lifecycle, asks, questions, addHeads, answers, results, waits, links,
   };
 }
 export type Container = ReturnType<typeof createContainer>;

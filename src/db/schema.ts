@@ -169,6 +169,15 @@ export interface AnswersTable {
   answered_at: Timestamp;
   pinned: Defaulted<boolean>;
   removed: Defaulted<boolean>;
+  nonce: ColumnType<string | null, string | null | undefined, string | null>;
+  locale: ColumnType<string | null, string | null | undefined, string | null>;
+  interrupted: Defaulted<boolean>;
+}
+
+export interface LinkStartsTable {
+  nonce: string;
+  question_id: string;
+  created_at: Timestamp;
 }
 
 export interface LotUsesTable {
@@ -205,6 +214,7 @@ export interface DB {
   lot_uses: LotUsesTable;
   idempotency_keys: IdempotencyKeysTable;
   outbox_events: OutboxEventsTable;
+  link_starts: LinkStartsTable;
   balances: BalancesTable;
   ledger_entries: LedgerEntriesTable;
   credit_lots: CreditLotsTable;

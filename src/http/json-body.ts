@@ -6,7 +6,7 @@ import { validationError } from './errors.ts';
  * The JSON body parser. Like Fastify's, it refuses prototype poisoning (`__proto__`,
  * `constructor.prototype`). It also refuses text PostgreSQL cannot store or that no person
  * typed: NUL characters and lone UTF-16 surrogates (a 400 naming the field instead of a 500 from
- * the database). An empty body is "no body" rather than an error, so DELETE with a
+ * the database). An empty body on DELETE is "no body" rather than an error, so DELETE with a
  * Content-Type header works.
  */
 const UNSAFE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -37,9 +37,12 @@ export function unsafeStringError(field: string) {
 
 export function registerJsonBody(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
-    if (text.trim() === '') return done(null, undefined);
+    if (text.trim() === '') {
+      if (request.method === 'DELETE' || request.method === 'GET') return done(null, undefined);
+      return done(validationError([{ field: 'body', code: 'required', message: 'A JSON body is required.' }], 'The body is empty; send a JSON object.'), undefined);
+    }
     let parsed: unknown;
     try {
       parsed = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });

@@ -21,6 +21,7 @@ import {
   TemplateSchema,
 } from '../modules/catalogues/catalogues.schemas.ts';
 import { EstimateSchema } from '../modules/estimate/estimate.schemas.ts';
+import { LinkAnswerSchema, LinkViewSchema } from '../modules/links/link.schemas.ts';
 
 /**
  * Every resource of the spec, registered once as a shared schema: Ajv validates with it, the
@@ -48,6 +49,8 @@ export const SHARED_SCHEMAS: TSchema[] = [
   StatsSchema,
   WebhookEndpointSchema,
   EstimateSchema,
+  LinkAnswerSchema,
+  LinkViewSchema,
 ];
 
 export const TAGS = [
@@ -56,6 +59,7 @@ export const TAGS = [
   { name: 'Credits', description: 'Balance and ledger.' },
   { name: 'Projects', description: 'Grouping questions.' },
   { name: 'Drafts', description: 'Questions not yet asked.' },
+  { name: 'Answer link', description: 'Public endpoints of the page people answer on; no credential.' },
   { name: 'Health', description: 'Liveness and readiness for operators.' },
 ];
 

@@ -32,7 +32,7 @@ const SEED = 4242;
 function recorderFor(db: Db, clock: Clock) {
   const questions = createQuestionsRepository(db);
   const holds = createCreditHolds(createCreditsRepository(db));
-  const lifecycle = createLifecycleService({ db, clock, questions, holds, effects: { changed() {}, async wentLive() {} } });
+  const lifecycle = createLifecycleService({ db, clock, questions, holds, effects: { changed() {}, async wentLive() {} }, publicBaseUrl: 'http://localhost:8080' });
   return createAnswerRecordingService({ db, clock, questions, holds, lifecycle, changed() {} });
 }
 

@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as m0001 from './0001-foundation.ts';
 import * as m0002 from './0002-credits-and-drafts.ts';
 import * as m0003 from './0003-questions.ts';
+import * as m0004 from './0004-answer-links.ts';
 
 /** Every migration, in the order it is applied. Names never change once released. */
 export const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
   '0002-credits-and-drafts': m0002,
   '0003-questions': m0003,
+  '0004-answer-links': m0004,
 };

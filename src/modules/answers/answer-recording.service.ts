@@ -39,6 +39,8 @@ export interface RecordOutcome {
   reason?: 'not_live' | 'full' | 'already_answered' | 'not_eligible';
   attestationRef?: string;
   completed?: boolean;
+  /** The same nonce was recorded before: this is its outcome again. */
+  replayed?: boolean;
 }
 
 export function createAnswerRecordingService(deps: {
@@ -84,11 +86,17 @@ export function createAnswerRecordingService(deps: {
   }
 
   return {
-    async record(questionId: string, from: AnswerFrom, answer: AnswerInput, extra: { dwellMs?: number } = {}): Promise<RecordOutcome> {
+    async record(questionId: string, from: AnswerFrom, answer: AnswerInput, extra: { dwellMs?: number; nonce?: string; locale?: string; interrupted?: boolean } = {}): Promise<RecordOutcome> {
       const touched = new Set<string>();
       const outcome = await db.transaction().execute(async (tx): Promise<RecordOutcome> => {
         const q = await questions.lock(questionId, tx);
         if (!q) throw notFound('No such question.');
+        // A retried page load (same nonce) gets its first outcome back; the question row lock
+        // orders it after the first attempt, so it can never be recorded twice.
+        if (extra.nonce) {
+          const earlier = await tx.selectFrom('answers').select(['attestation_ref']).where('nonce', '=', extra.nonce).executeTakeFirst();
+          if (earlier) return { accepted: true, state: q.status === 'live' ? 'live' : q.answered >= q.n ? 'full' : 'closed', attestationRef: earlier.attestation_ref, replayed: true };
+        }
         if (q.status === 'scheduled') return { accepted: false, state: 'scheduled', reason: 'not_live' };
         if (q.status !== 'live') return { accepted: false, state: q.answered >= q.n ? 'full' : 'closed', reason: 'not_live' };
         if (q.answered >= q.n) return { accepted: false, state: 'full', reason: 'full' };
@@ -128,6 +136,9 @@ export function createAnswerRecordingService(deps: {
             credits: q.credits_per_answer,
             attestation_ref: attestationRef,
             dwell_ms: extra.dwellMs ?? null,
+            nonce: extra.nonce ?? null,
+            locale: extra.locale ?? null,
+            interrupted: extra.interrupted ?? false,
             answered_at: at,
           })
           .onConflict((oc) => oc.columns(['question_id', 'head_id']).where('head_id', 'is not', null).doNothing())

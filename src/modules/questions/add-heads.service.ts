@@ -34,7 +34,7 @@ export interface AddHeadsResponse {
   creditsReserved?: number;
 }
 
-export function createAddHeadsService(deps: { db: Db; clock: Clock; questions: QuestionsRepository; holds: CreditHolds; pool: PoolService; effects: LifecycleEffects }) {
+export function createAddHeadsService(deps: { db: Db; clock: Clock; questions: QuestionsRepository; holds: CreditHolds; pool: PoolService; effects: LifecycleEffects; publicBaseUrl: string }) {
   const { db, clock, questions, holds, pool, effects } = deps;
 
   /** The pool is counted before any transaction: on the embedded database a second connection would wait for it. */
@@ -107,7 +107,7 @@ export function createAddHeadsService(deps: { db: Db; clock: Clock; questions: Q
           await questions.update(q.id, { n: offer.newTarget, credits_reserved: q.credits_reserved + offer.creditsTotal, status: 'live', closed_at: null, closes_at: closesAt, min_answers: null, updated_at: now }, tx);
           await emitEvent(tx, { accountId: actor.accountId, type: 'question.reserved', uniqueRef: `${q.id}:question.reserved:r${q.credits_reserved + offer.creditsTotal}`, payload: { questionId: q.id, status: 'live', creditsReserved: offer.creditsTotal, addedHeads: body.n }, at: now });
           const row = await questions.find(actor.accountId, id, tx);
-          return { status: 201, body: { question: questionView(row!), quote: offer, creditsReserved: offer.creditsTotal } };
+          return { status: 201, body: { question: questionView(row!, deps.publicBaseUrl), quote: offer, creditsReserved: offer.creditsTotal } };
         }),
       );
       if (!result.replayed) {

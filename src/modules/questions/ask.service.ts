@@ -68,6 +68,7 @@ interface Deps {
   holds: CreditHolds;
   pool: PoolService;
   effects: AskSideEffects;
+  publicBaseUrl: string;
 }
 
 export function createAskService(deps: Deps) {
@@ -78,6 +79,7 @@ export function createAskService(deps: Deps) {
     let base: Record<string, unknown> = {};
     let openForDays = DEFAULT_OPEN_DAYS;
     let variantGroup: string | null = null;
+    let shownAs: string | null = null;
     const problems: ValidationItem[] = [];
     if (body.templateId !== undefined) {
       const template = TEMPLATES.find((t) => t.id === body.templateId);
@@ -87,8 +89,9 @@ export function createAskService(deps: Deps) {
     if (body.fromDraftId !== undefined) {
       const saved = await drafts.find(actor.accountId, body.fromDraftId);
       if (!saved) throw notFound('No such draft on this account (fromDraftId).');
-      const { interestAudienceId, minGrade, interestPrice, answeredBy, openForDays: days, shownAs, ...fields } = saved.draft as Record<string, unknown>;
-      void minGrade, void interestPrice, void answeredBy, void shownAs;
+      const { interestAudienceId, minGrade, interestPrice, answeredBy, openForDays: days, shownAs: savedShownAs, ...fields } = saved.draft as Record<string, unknown>;
+      void minGrade, void interestPrice, void answeredBy;
+      if (typeof savedShownAs === 'string') shownAs = savedShownAs;
       if (interestAudienceId !== undefined) {
         problems.push({ field: 'fromDraftId', code: 'not_allowed', message: 'This draft asks an interest audience; audiences cannot be asked through the API yet.' });
       }
@@ -105,7 +108,7 @@ export function createAskService(deps: Deps) {
       openForDays = original.open_for_days;
     }
     const draft = { ...base, ...body.draft } as QuestionDraft;
-    return { draft, openForDays, variantGroup, problems };
+    return { draft, openForDays, variantGroup, shownAs, problems };
   }
 
   function followUpDraft(item: FollowUp): QuestionDraft {
@@ -125,7 +128,7 @@ export function createAskService(deps: Deps) {
       const hash = requestHash(body);
       const stored = await storedResponse<{ question: Question }>(db, { accountId: actor.accountId, key: idempotencyKey, requestHash: hash, now });
       if (stored) return stored;
-      const { draft, openForDays, variantGroup, problems } = await effectiveDraft(actor, body);
+      const { draft, openForDays, variantGroup, shownAs, problems } = await effectiveDraft(actor, body);
       problems.push(...validateDraft(draft as LooseDraft, { now }));
       const followUps = (body.then ?? []).map(followUpDraft);
       followUps.forEach((f, i) => problems.push(...validateDraft(f as LooseDraft, { now, prefix: `then[${i}]` })));
@@ -177,7 +180,8 @@ export function createAskService(deps: Deps) {
             source,
             status,
             type: main.type,
-            draft: main,
+            // shownAs (from a saved draft) is kept with the draft: the answer page shows it.
+            draft: shownAs ? { ...main, shownAs } : main,
             n: main.n,
             tier: main.tier,
             credits_per_answer: perAnswer,
@@ -268,7 +272,7 @@ export function createAskService(deps: Deps) {
         }
 
         const row = await questions.find(actor.accountId, id, tx);
-        return { status: 201, body: { question: questionView(row!) } };
+        return { status: 201, body: { question: questionView(row!, deps.publicBaseUrl) } };
       }),
       );
 

@@ -45,7 +45,7 @@ export function isOpen(status: string): boolean {
   return status === 'live' || status === 'scheduled' || status === 'draft';
 }
 
-export function createLifecycleService(deps: { db: Db; clock: Clock; questions: QuestionsRepository; holds: CreditHolds; effects: LifecycleEffects }) {
+export function createLifecycleService(deps: { db: Db; clock: Clock; questions: QuestionsRepository; holds: CreditHolds; effects: LifecycleEffects; publicBaseUrl: string }) {
   const { db, clock, questions, holds, effects } = deps;
   /**
    * Follow-ups launched by closes whose transaction has not reported yet; drained after commit
@@ -119,7 +119,7 @@ export function createLifecycleService(deps: { db: Db; clock: Clock; questions: 
   }
 
   async function view(accountId: string, id: string): Promise<Question> {
-    return questionView((await questions.find(accountId, id))!);
+    return questionView((await questions.find(accountId, id))!, deps.publicBaseUrl);
   }
 
   return {

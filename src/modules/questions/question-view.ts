@@ -29,7 +29,8 @@ export function leaderLine(type: string, tally: Record<string, number>, answered
   return type === 'pairwise' ? `${top[0]} leads with ${top[1]} wins` : `${top[0]} leads with ${top[1]} of ${answered} answers (${share}%)`;
 }
 
-export function questionView(row: QuestionRow): Question {
+/** `baseUrl` is PUBLIC_BASE_URL: the answer link is `{baseUrl}/a/{linkCode}` (docs/answer-link.md). */
+export function questionView(row: QuestionRow, baseUrl: string): Question {
   const draft = row.draft as unknown as NormalizedDraft;
   const view: Record<string, unknown> = {};
   for (const field of DRAFT_FIELDS) if (draft[field] !== undefined) view[field] = draft[field];
@@ -66,5 +67,7 @@ export function questionView(row: QuestionRow): Question {
     archived: row.archived,
     bookmarked: row.bookmarked,
     externalRef: row.external_ref,
+    linkCode: row.link_code,
+    linkUrl: `${baseUrl}/a/${row.link_code}`,
   };
 }

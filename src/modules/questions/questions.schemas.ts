@@ -37,6 +37,8 @@ export const QuestionSchema = Closed(
     archived: Type.Optional(Type.Boolean()),
     bookmarked: Type.Optional(Type.Boolean()),
     externalRef: Type.Optional(Nullable(Type.String())),
+    linkCode: Type.Optional(Type.String({ description: 'Extension: the code of the answer link.' })),
+    linkUrl: Type.Optional(Type.String({ format: 'uri', description: 'Extension: the answer link to share; the QR codes encode it.' })),
   },
   { $id: 'Question' },
 );

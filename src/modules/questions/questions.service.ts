@@ -34,13 +34,13 @@ export interface PatchBody {
 export const DEFAULT_PAGE = 20;
 
 /** Reading and organising questions: get, list, labels, PATCH. Transitions live in lifecycle. */
-export function createQuestionsService(deps: { db: Db; clock: Clock; repo: QuestionsRepository; lifecycle: LifecycleService }) {
+export function createQuestionsService(deps: { db: Db; clock: Clock; repo: QuestionsRepository; lifecycle: LifecycleService; publicBaseUrl: string }) {
   const { db, clock, repo, lifecycle } = deps;
 
   async function get(actor: Actor, id: string): Promise<Question> {
     const row = await repo.find(actor.accountId, id);
     if (!row) throw notFound('No such question on this account.');
-    return questionView(row);
+    return questionView(row, deps.publicBaseUrl);
   }
 
   return {
@@ -71,7 +71,7 @@ export function createQuestionsService(deps: { db: Db; clock: Clock; repo: Quest
         limit: limit + 1,
       });
       const page = rows.slice(0, limit);
-      return { questions: page.map(questionView), nextCursor: rows.length > limit ? encodeCursor([page[page.length - 1].seq]) : null };
+      return { questions: page.map((row) => questionView(row, deps.publicBaseUrl)), nextCursor: rows.length > limit ? encodeCursor([page[page.length - 1].seq]) : null };
     },
 
     /** Today's private question (one a day is free): for the balance's freeQuestionToday. */
