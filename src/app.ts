@@ -20,6 +20,7 @@ import { draftsRoutes } from './modules/drafts/drafts.routes.ts';
 import { questionsRoutes } from './modules/questions/questions.routes.ts';
 import { projectsRoutes } from './modules/projects/projects.routes.ts';
 import { linkRoutes } from './modules/links/link.routes.ts';
+import { insightsRoutes } from './modules/insights/insights.routes.ts';
 
 export interface BuildOptions {
   /** Pass false to get bare logging-off behaviour in tests regardless of LOG_LEVEL. */
@@ -80,5 +81,6 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   await app.register(questionsRoutes(container));
   await app.register(projectsRoutes(container));
   await app.register(linkRoutes(container));
+  await app.register(insightsRoutes(container));
   return app;
 }

@@ -40,6 +40,18 @@ export interface Config {
   readonly linkLimits: { readonly perIpPer10Minutes: number; readonly perLinkPerMinute: number };
   /** Seconds to wait for in-flight requests on SIGTERM before closing anyway. */
   readonly shutdownGraceSeconds: number;
+  /**
+   * Optional OpenAI-compatible chat APIs (docs/insights.md): one that writes insights
+   * (INSIGHTS_API_URL, INSIGHTS_MODEL, INSIGHTS_API_KEY) and one that translates them
+   * (TRANSLATE_API_URL, TRANSLATE_MODEL, TRANSLATE_API_KEY). Null: the local engine, no translation.
+   */
+  readonly insights: { readonly api: ChatApiConfig | null; readonly translate: ChatApiConfig | null };
+}
+
+export interface ChatApiConfig {
+  readonly url: string;
+  readonly key: string | null;
+  readonly model: string;
 }
 
 export class ConfigError extends Error {
@@ -94,6 +106,17 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     }
   };
 
+  /** A chat API is all or nothing: a URL and a model (the key is optional for local servers). */
+  const chatApi = (prefix: string): ChatApiConfig | null => {
+    const given = read(`${prefix}_API_URL`) !== undefined;
+    const apiUrl = url(`${prefix}_API_URL`, ['https:', 'http:']);
+    const model = read(`${prefix}_MODEL`);
+    const key = read(`${prefix}_API_KEY`) ?? null;
+    if (apiUrl && model) return { url: apiUrl.replace(/\/+$/, ''), key, model };
+    if (given !== (model !== undefined) || (key && !given)) problems.push(`${prefix}_API_URL and ${prefix}_MODEL must be set together (${prefix}_API_KEY is optional)`);
+    return null;
+  };
+
   const nodeEnv = oneOf<NodeEnv>('NODE_ENV', ['development', 'production', 'test'], 'development');
   const role = oneOf<Role>('ROLE', ['all', 'api', 'worker'], 'all');
   const port = int('PORT', 8080, 0, 65535);
@@ -139,6 +162,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       perLinkPerMinute: int('LINK_ANSWERS_PER_LINK', 300, 1, 1_000_000),
     },
     shutdownGraceSeconds: int('SHUTDOWN_GRACE_SECONDS', 20, 0, 600),
+    insights: { api: chatApi('INSIGHTS'), translate: chatApi('TRANSLATE') },
   };
 
   if (nodeEnv === 'production' && (!config.turnstile.secret || !config.turnstile.siteKey)) {

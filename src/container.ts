@@ -27,6 +27,7 @@ import { createLocalNotifier, type Notifier } from './lib/notifier.ts';
 import { Timers } from './lib/timers.ts';
 import { createLinkService } from './modules/links/link.service.ts';
 import { createTurnstile } from './modules/links/turnstile.ts';
+import { createInsights } from './modules/insights/insights.setup.ts';
 
 export const JOB_GO_LIVE = 'question-go-live';
 export const JOB_EXPIRE = 'question-expire';
@@ -79,10 +80,12 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const questions = createQuestionsService({ db, clock, repo: questionsRepo, lifecycle, publicBaseUrl: config.publicBaseUrl });
   const addHeads = createAddHeadsService({ db, clock, questions: questionsRepo, holds, pool, effects, publicBaseUrl: config.publicBaseUrl });
   const answers = createAnswerRecordingService({ db, clock, questions: questionsRepo, holds, lifecycle, changed: effects.changed });
+  const insights = createInsights(config, db, clock);
   const results = createResultService({ db });
   const waits = createWaitService({ db, notifier, lifecycle, results });
   const links = createLinkService({ db, clock, recorder: answers, humanCheck: createTurnstile(config.turnstile) });
   return {
+    insights,
     config, clock, database, db, accounts, pool, estimates, catalogues, credits, drafts, projects,
     notifier, timers, holds, lifecycle, asks, questions, addHeads, answers, results, waits, links,
   };

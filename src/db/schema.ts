@@ -207,6 +207,15 @@ export interface OutboxEventsTable {
   created_at: Timestamp;
 }
 
+export interface InsightsTable {
+  question_id: string;
+  kind: 'interim' | 'final' | null;
+  payload: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  generated_at: Timestamp | null;
+  claimed_at: Timestamp | null;
+  final_for: Timestamp | null;
+}
+
 export interface DB {
   projects: ProjectsTable;
   questions: QuestionsTable;
@@ -224,6 +233,7 @@ export interface DB {
   api_keys: ApiKeysTable;
   heads: HeadsTable;
   system_markers: SystemMarkersTable;
+  insights: InsightsTable;
 }
 
 export type { Generated };

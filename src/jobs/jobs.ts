@@ -1,5 +1,6 @@
 import { JOB_EXPIRE, JOB_GO_LIVE, type Container } from '../container.ts';
 import type { JobDefinition } from './job-runner.ts';
+import { insightsJobs } from '../modules/insights/insights.jobs.ts';
 
 /** Every job of the service, with what runs it. */
 export function jobDefinitions(container: Container): JobDefinition[] {
@@ -18,5 +19,6 @@ export function jobDefinitions(container: Container): JobDefinition[] {
         while ((await container.credits.expireDue(200)) === 200);
       },
     },
+    ...insightsJobs(container.insights),
   ];
 }
