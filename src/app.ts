@@ -21,6 +21,7 @@ import { questionsRoutes } from './modules/questions/questions.routes.ts';
 import { projectsRoutes } from './modules/projects/projects.routes.ts';
 import { linkRoutes } from './modules/links/link.routes.ts';
 import { insightsRoutes } from './modules/insights/insights.routes.ts';
+import { answerPageRoutes } from './web/answer-page/answer-page.routes.ts';
 
 export interface BuildOptions {
   /** Pass false to get bare logging-off behaviour in tests regardless of LOG_LEVEL. */
@@ -82,5 +83,6 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   await app.register(projectsRoutes(container));
   await app.register(linkRoutes(container));
   await app.register(insightsRoutes(container));
+  await app.register(answerPageRoutes(container));
   return app;
 }

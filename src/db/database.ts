@@ -62,8 +62,11 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     }
   }
   const pool = new pg.Pool({ ...poolConfig, application_name: 'headcount' });
-  // An idle client that loses its connection must not crash the process; the pool replaces it.
+  // A client that loses its connection (idle, or checked out between two statements: a
+  // PostgreSQL restart, a terminated backend) must not crash the process: its query fails, the
+  // request gets a 500 or a retry, and the pool replaces the client.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   let closed = false;
   return {

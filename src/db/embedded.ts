@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { keepExtendedQueriesTogether } from './pglite-socket-fix.ts';
 
 /**
  * The embedded default (ARCHITECTURE §1): PGlite keeps its files under DATA_DIR and is served
@@ -120,6 +121,7 @@ export async function startEmbedded(dataDir: string, maxConnections = 100): Prom
     fs.rmSync(paths.socketFile, { force: true });
     const db = await PGlite.create(paths.pgdata);
     const server = new PGLiteSocketServer({ db, path: paths.socketFile, maxConnections });
+    keepExtendedQueriesTogether(server);
     await server.start();
     let stopped = false;
     return {

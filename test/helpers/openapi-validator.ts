@@ -10,7 +10,13 @@ import addFormats from 'ajv-formats';
  */
 
 /** Routes left out of the description on purpose (`schema.hide`); their responses are not checked. */
-export const HIDDEN_ROUTES: readonly RegExp[] = [/^\/openapi\.json$/, /^\/docs(\/.*)?$/];
+export const HIDDEN_ROUTES: readonly RegExp[] = [
+  /^\/openapi\.json$/,
+  /^\/docs(\/.*)?$/,
+  // The answer page (HTML) and its CSS/JS: pages, not API (src/web/answer-page).
+  /^\/a\/[^/]+$/,
+  /^\/a\/assets\/[^/]+\/[^/]+$/,
+];
 
 type Json = Record<string, unknown>;
 

@@ -6,7 +6,9 @@ import { sql, type Kysely } from 'kysely';
  * counts page loads that showed the question.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`ALTER TABLE answers ADD COLUMN nonce uuid UNIQUE`.execute(db);
+  await sql`ALTER TABLE answers ADD COLUMN nonce uuid`.execute(db);
+  // A nonce belongs to one page load of one link.
+  await sql`CREATE UNIQUE INDEX answers_nonce ON answers (question_id, nonce) WHERE nonce IS NOT NULL`.execute(db);
   await sql`ALTER TABLE answers ADD COLUMN locale text`.execute(db);
   await sql`ALTER TABLE answers ADD COLUMN interrupted boolean NOT NULL DEFAULT false`.execute(db);
   await sql`

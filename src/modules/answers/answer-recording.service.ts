@@ -94,7 +94,7 @@ export function createAnswerRecordingService(deps: {
         // A retried page load (same nonce) gets its first outcome back; the question row lock
         // orders it after the first attempt, so it can never be recorded twice.
         if (extra.nonce) {
-          const earlier = await tx.selectFrom('answers').select(['attestation_ref']).where('nonce', '=', extra.nonce).executeTakeFirst();
+          const earlier = await tx.selectFrom('answers').select(['attestation_ref']).where('question_id', '=', q.id).where('nonce', '=', extra.nonce).executeTakeFirst();
           if (earlier) return { accepted: true, state: q.status === 'live' ? 'live' : q.answered >= q.n ? 'full' : 'closed', attestationRef: earlier.attestation_ref, replayed: true };
         }
         if (q.status === 'scheduled') return { accepted: false, state: 'scheduled', reason: 'not_live' };

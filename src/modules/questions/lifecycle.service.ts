@@ -66,6 +66,9 @@ export function createLifecycleService(deps: { db: Db; clock: Clock; questions: 
    * addition of heads: one refund per close, and a replayed close posts nothing (R3.5).
    */
   async function close(tx: Db, q: Row, status: ClosedStatus, at: Date, touched: Set<string>, extra: Record<string, unknown> = {}): Promise<number> {
+    // Lock order: question, then its follow-ups, then the balance. Locking the follow-ups after
+    // the balance deadlocked with an answer to a follow-up (which locks it, then the balance).
+    const children = await questions.children(q.id, tx);
     const refund = q.credits_reserved - q.credits_spent - q.credits_refunded;
     const title = `${REFUND_TITLE[status]} (${q.answered} of ${q.n} answered)`;
     const posted = await holds.refund({ accountId: q.account_id, lotQuestionId: q.parent_id ?? q.id, questionId: q.id, amount: refund, uniqueRef: `${q.id}:refund:r${q.credits_reserved}`, title, at }, tx);
@@ -79,7 +82,7 @@ export function createLifecycleService(deps: { db: Db; clock: Clock; questions: 
       at,
     });
     touched.add(q.id);
-    await settleFollowUps(tx, q, status, at, touched);
+    await settleFollowUps(tx, q, children, status, at, touched);
     return refunded;
   }
 
@@ -88,9 +91,9 @@ export function createLifecycleService(deps: { db: Db; clock: Clock; questions: 
    * answered the parent, when the parent completed or underfilled with at least their
    * `minConfidence`; otherwise they are cancelled and refunded.
    */
-  async function settleFollowUps(tx: Db, parent: Row, status: ClosedStatus, at: Date, touched: Set<string>): Promise<void> {
+  async function settleFollowUps(tx: Db, parent: Row, locked: Row[], status: ClosedStatus, at: Date, touched: Set<string>): Promise<void> {
     // (Launched follow-ups get their close timer from the caller's after-commit step via `launched`.)
-    const children = (await questions.children(parent.id, tx)).filter((c) => c.status === 'draft');
+    const children = locked.filter((c) => c.status === 'draft');
     if (children.length === 0) return;
     const confidence = leaderConfidence(Object.values(parent.tally), parent.answered);
     for (const child of children) {
