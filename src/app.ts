@@ -20,6 +20,8 @@ import { draftsRoutes } from './modules/drafts/drafts.routes.ts';
 import { questionsRoutes } from './modules/questions/questions.routes.ts';
 import { projectsRoutes } from './modules/projects/projects.routes.ts';
 import { linkRoutes } from './modules/links/link.routes.ts';
+import { moderationRoutes } from './modules/moderation/moderation.routes.ts';
+import { sharingRoutes } from './modules/sharing/sharing.routes.ts';
 import { insightsRoutes } from './modules/insights/insights.routes.ts';
 import { answerPageRoutes } from './web/answer-page/answer-page.routes.ts';
 
@@ -82,6 +84,8 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   await app.register(questionsRoutes(container));
   await app.register(projectsRoutes(container));
   await app.register(linkRoutes(container));
+  await app.register(moderationRoutes(container));
+  await app.register(sharingRoutes(container));
   await app.register(insightsRoutes(container));
   await app.register(answerPageRoutes(container));
   return app;

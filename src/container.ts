@@ -27,6 +27,8 @@ import { createLocalNotifier, type Notifier } from './lib/notifier.ts';
 import { Timers } from './lib/timers.ts';
 import { createLinkService } from './modules/links/link.service.ts';
 import { createTurnstile } from './modules/links/turnstile.ts';
+import { createModerationService } from './modules/moderation/moderation.service.ts';
+import { createSharingService } from './modules/sharing/sharing.service.ts';
 import { createInsights } from './modules/insights/insights.setup.ts';
 
 export const JOB_GO_LIVE = 'question-go-live';
@@ -84,10 +86,13 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const results = createResultService({ db });
   const waits = createWaitService({ db, notifier, lifecycle, results });
   const links = createLinkService({ db, clock, recorder: answers, humanCheck: createTurnstile(config.turnstile) });
+  const moderation = createModerationService({ db, clock, questions: questionsRepo, credits: creditsRepo, changed: effects.changed });
+  const sharing = createSharingService({ db, clock, questions: questionsRepo, results, publicBaseUrl: config.publicBaseUrl });
   return {
     insights,
     config, clock, database, db, accounts, pool, estimates, catalogues, credits, drafts, projects,
     notifier, timers, holds, lifecycle, asks, questions, addHeads, answers, results, waits, links,
+    moderation, sharing,
   };
 }
 export type Container = ReturnType<typeof createContainer>;

@@ -113,4 +113,46 @@ export const adminCommands: Record<string, AdminCommand> = {
       return { keys: await c.accounts.listKeys(required(v, 'account')) };
     },
   },
+  'flag:list': {
+    usage: '[--status open|upheld|dismissed] [--question QUESTION_ID]',
+    summary: 'List answer flags for review, oldest first (docs/moderation.md).',
+    options: { status: { type: 'string' }, question: { type: 'string' } },
+    async run(c, v) {
+      const status = v.status as string | undefined;
+      if (status !== undefined && !['open', 'upheld', 'dismissed'].includes(status)) {
+        throw validationError([{ field: 'status', code: 'unknown_value', message: '--status must be open, upheld or dismissed.' }]);
+      }
+      return { flags: await c.moderation.listFlags({ status, questionId: v.question as string | undefined }) };
+    },
+  },
+  'flag:decide': {
+    usage: '--id FLAG_ID --uphold|--dismiss',
+    summary: 'Decide a flag: --uphold removes the answer from results and refunds its credits; --dismiss changes nothing.',
+    options: { id: { type: 'string' }, uphold: { type: 'boolean' }, dismiss: { type: 'boolean' } },
+    async run(c, v) {
+      if (Boolean(v.uphold) === Boolean(v.dismiss)) throw validationError([{ field: 'uphold', code: 'required', message: 'Give exactly one of --uphold and --dismiss.' }]);
+      return c.moderation.decideFlag(required(v, 'id'), v.uphold ? 'uphold' : 'dismiss');
+    },
+  },
+  'dispute:list': {
+    usage: '[--status open|upheld|rejected] [--account ID]',
+    summary: 'List disputes, oldest first (docs/moderation.md).',
+    options: { status: { type: 'string' }, account: { type: 'string' } },
+    async run(c, v) {
+      const status = v.status as string | undefined;
+      if (status !== undefined && !['open', 'upheld', 'rejected'].includes(status)) {
+        throw validationError([{ field: 'status', code: 'unknown_value', message: '--status must be open, upheld or rejected.' }]);
+      }
+      return { disputes: await c.moderation.listDisputes({ status, accountId: v.account as string | undefined }) };
+    },
+  },
+  'dispute:decide': {
+    usage: '--id DISPUTE_ID --uphold|--reject [--refund N] --note TEXT',
+    summary: 'Decide a dispute and send dispute.resolved; --refund (upheld only) gives back up to what the question spent.',
+    options: { id: { type: 'string' }, uphold: { type: 'boolean' }, reject: { type: 'boolean' }, refund: { type: 'string' }, note: { type: 'string' } },
+    async run(c, v) {
+      if (Boolean(v.uphold) === Boolean(v.reject)) throw validationError([{ field: 'uphold', code: 'required', message: 'Give exactly one of --uphold and --reject.' }]);
+      return c.moderation.decideDispute(required(v, 'id'), { outcome: v.uphold ? 'upheld' : 'rejected', refund: integer(v.refund, 'refund'), note: required(v, 'note') });
+    },
+  },
 };

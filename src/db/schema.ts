@@ -207,6 +207,49 @@ export interface OutboxEventsTable {
   created_at: Timestamp;
 }
 
+export interface AnswerFlagsTable {
+  id: string;
+  seq: Generated<number>;
+  account_id: string;
+  question_id: string;
+  answer_id: string;
+  attestation_ref: string;
+  key_id: string | null;
+  reason: string;
+  note: string | null;
+  status: Defaulted<string>;
+  refund_credits: number;
+  created_at: Timestamp;
+  decided_at: Timestamp | null;
+}
+
+export interface DisputesTable {
+  id: string;
+  seq: Generated<number>;
+  account_id: string;
+  question_id: string;
+  key_id: string | null;
+  reason: string;
+  status: Defaulted<string>;
+  refund_credits: Defaulted<number>;
+  decision_note: string | null;
+  created_at: Timestamp;
+  decided_at: Timestamp | null;
+}
+
+export interface ShareLinksTable {
+  id: string;
+  seq: Generated<number>;
+  account_id: string;
+  question_id: string;
+  key_id: string | null;
+  label: string | null;
+  token_hash: Buffer;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+
 export interface InsightsTable {
   question_id: string;
   kind: 'interim' | 'final' | null;
@@ -234,6 +277,9 @@ export interface DB {
   heads: HeadsTable;
   system_markers: SystemMarkersTable;
   insights: InsightsTable;
+  answer_flags: AnswerFlagsTable;
+  disputes: DisputesTable;
+  share_links: ShareLinksTable;
 }
 
 export type { Generated };

@@ -4,6 +4,7 @@ import * as m0002 from './0002-credits-and-drafts.ts';
 import * as m0003 from './0003-questions.ts';
 import * as m0004 from './0004-answer-links.ts';
 import * as m0006 from './0006-insights.ts';
+import * as m0007 from './0007-flags-and-sharing.ts';
 
 /** Every migration, in the order it is applied. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003-questions': m0003,
   '0004-answer-links': m0004,
   '0006-insights': m0006,
+  '0007-flags-and-sharing': m0007,
 };

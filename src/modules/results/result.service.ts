@@ -6,6 +6,7 @@ import { answerLabels } from '../answers/answer-format.ts';
 import type { NormalizedDraft } from '../questions/draft-defaults.ts';
 import { leaderConfidence } from '../questions/confidence.ts';
 import type { Answer, Result } from './results.schemas.ts';
+import { flagsOf } from '../moderation/answer-flags.ts';
 
 /**
  * The Result of a question. This first version gives the status, the counts, the distribution
@@ -73,6 +74,8 @@ export function createResultService(deps: { db: Db }) {
       .where('question_id', '=', questionId)
       .where('removed', '=', false)
       .executeTakeFirstOrThrow();
+    // Each answer's latest flag, or null (docs/moderation.md).
+    const flags = await flagsOf(db, questionId, rows.map((r) => r.attestation_ref));
     return {
       answers: rows.map((r) => {
         const taps = (r.answer as { taps?: Array<{ x: number; y: number }> }).taps;
@@ -84,6 +87,7 @@ export function createResultService(deps: { db: Db }) {
           attestationRef: r.attestation_ref,
           answeredAt: r.answered_at.toISOString(),
           pinned: r.pinned,
+          flag: flags.get(r.attestation_ref) ?? null,
           ...(taps ? { taps } : {}),
         };
       }),
@@ -94,6 +98,9 @@ export function createResultService(deps: { db: Db }) {
 
   return {
     async build(row: Row): Promise<Result> {
+      // Answers removed after an upheld flag count nowhere in a result; `answered` keeps them (docs/moderation.md).
+      const removed = await db.selectFrom('answers').select((eb) => eb.fn.countAll<number>().as('n')).where('question_id', '=', row.id).where('removed', '=', true).executeTakeFirstOrThrow();
+      row = { ...row, answered: row.answered - Number(removed.n) };
       const draft = row.draft as unknown as NormalizedDraft;
       const distribution = distributionOf(row);
       const { answers, medianSeconds, simulated } = await answersOf(row.id);

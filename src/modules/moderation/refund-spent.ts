@@ -1,0 +1,33 @@
+import type { Db } from '../../db/database.ts';
+import type { CreditsRepository } from '../credits/credits.repository.ts';
+
+/**
+ * Gives back credits a question already SPENT (an answer removed after review, an upheld
+ * dispute), once per `uniqueRef` (R3.5): a `refund` ledger row, available += amount, and a new lot
+ * that never expires, all in the caller's transaction. The question's hold may be long released,
+ * so nothing comes out of `reserved`; the caller moves the amount from the question's
+ * `credits_spent` to its `credits_refunded` when this returns true, which keeps
+ * reserved − spent − refunded (the open hold that reconciliation checks) unchanged.
+ */
+export interface RefundSpentInput {
+  accountId: string;
+  questionId: string;
+  amount: number;
+  uniqueRef: string;
+  title: string;
+  by: string;
+  at: Date;
+}
+
+export async function refundSpent(tx: Db, repo: CreditsRepository, input: RefundSpentInput): Promise<boolean> {
+  if (!Number.isSafeInteger(input.amount) || input.amount <= 0) return false;
+  await repo.ensureBalance(input.accountId, tx);
+  const entry = await repo.insertEntry(
+    { accountId: input.accountId, kind: 'refund', state: 'available', amount: input.amount, title: input.title, ref: input.questionId, uniqueRef: input.uniqueRef, by: input.by, at: input.at },
+    tx,
+  );
+  if (!entry) return false;
+  if (!(await repo.addAvailable(input.accountId, input.amount, input.at, tx))) throw new Error(`refund ${input.uniqueRef} could not be added to the balance`);
+  await repo.insertLot({ accountId: input.accountId, entryId: entry.id, amount: input.amount, expiresAt: null }, tx);
+  return true;
+}

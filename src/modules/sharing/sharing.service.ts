@@ -1,0 +1,168 @@
+import { createHash } from 'node:crypto';
+import { sql, type Selectable } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { QuestionsTable, ShareLinksTable } from '../../db/schema.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { randomBase62 } from '../../lib/base62.ts';
+import { newId } from '../../lib/ids.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+import type { Actor } from '../accounts/scopes.ts';
+import type { NormalizedDraft } from '../questions/draft-defaults.ts';
+import type { QuestionsRepository } from '../questions/questions.repository.ts';
+import { questionView } from '../questions/question-view.ts';
+import type { Question } from '../questions/questions.schemas.ts';
+import type { ResultService } from '../results/result.service.ts';
+import { publicQuestion, publicResult, sharedResult } from './public-view.ts';
+import { SHARE_LINK_DEFAULT_DAYS, type CreateShareLinkBody, type PublicResults, type ShareLink } from './sharing.schemas.ts';
+
+/**
+ * The public results page and private share links (docs/sharing.md).
+ *
+ * Public page: `publicResults` on the question (in its draft, where asking put it) and a random
+ * `publicCode`. Turning it off clears the code; turning it on again makes a NEW code, so a code
+ * that leaked can be killed for good by turning the page off and on.
+ *
+ * Share links: a random 32-character base62 token (~190 bits), shown once; only its SHA-256 is
+ * stored, so a stolen database does not open any link. Unknown, tampered, expired (by the
+ * injected clock) and revoked tokens all get the same 404.
+ */
+type QuestionRow = Selectable<QuestionsTable>;
+type LinkRow = Selectable<ShareLinksTable>;
+
+export const PUBLIC_CODE_LENGTH = 12;
+export const SHARE_TOKEN_LENGTH = 32;
+/** Live (not revoked, not expired) share links a question can have at once. */
+export const MAX_ACTIVE_SHARE_LINKS = 50;
+const TOKEN_FORMAT = new RegExp(`^[0-9A-Za-z]{${SHARE_TOKEN_LENGTH}}$`);
+const DAY_MS = 86_400_000;
+
+export const hashShareToken = (token: string): Buffer => createHash('sha256').update(token, 'utf8').digest();
+
+function linkView(row: LinkRow): ShareLink {
+  return {
+    id: row.id,
+    label: row.label,
+    createdAt: row.created_at.toISOString(),
+    expiresAt: row.expires_at.toISOString(),
+    revokedAt: row.revoked_at?.toISOString() ?? null,
+  };
+}
+
+/** A refused question is never shown outside its account. */
+const showable = (row: QuestionRow) => row.status !== 'refused';
+
+export function createSharingService(deps: { db: Db; clock: Clock; questions: QuestionsRepository; results: Pick<ResultService, 'build'>; publicBaseUrl: string }) {
+  const { db, clock, questions, results, publicBaseUrl } = deps;
+
+  async function ownQuestion(actor: Actor, id: string) {
+    const q = await questions.find(actor.accountId, id);
+    if (!q) throw notFound('No such question on this account.');
+    return q;
+  }
+
+  async function view(accountId: string, id: string): Promise<Question> {
+    return questionView((await questions.find(accountId, id))!, publicBaseUrl);
+  }
+
+  return {
+    /** POST /v2/questions/{id}/share: the public results page on or off. Turning it on when it is on changes nothing. */
+    async setPublic(actor: Actor, id: string, on: boolean): Promise<Question> {
+      await ownQuestion(actor, id);
+      await db.transaction().execute(async (tx) => {
+        const q = await questions.lock(id, tx);
+        if (!q || q.account_id !== actor.accountId) throw notFound('No such question on this account.');
+        const flagged = (q.draft as unknown as NormalizedDraft).publicResults === true;
+        if (on ? flagged && q.public_code !== null : !flagged && q.public_code === null) return;
+        if (on && !showable(q)) throw new AppError('conflict', 'A question refused in review cannot have a public results page.', { status: q.status });
+        await tx
+          .updateTable('questions')
+          .set({
+            draft: sql`jsonb_set(draft, '{publicResults}', ${on ? 'true' : 'false'}::jsonb)` as never,
+            public_code: on ? randomBase62(PUBLIC_CODE_LENGTH) : null,
+            updated_at: clock.now(),
+          })
+          .where('id', '=', id)
+          .execute();
+      });
+      return view(actor.accountId, id);
+    },
+
+    /** GET /v1/public/results/{code}: aggregates only (see public-view.ts). */
+    async publicResults(code: string): Promise<PublicResults> {
+      const row = await db.selectFrom('questions').selectAll().where('public_code', '=', code).executeTakeFirst();
+      if (!row || (row.draft as unknown as NormalizedDraft).publicResults !== true || !showable(row)) throw notFound('There are no public results at this address.');
+      const [question, result] = await Promise.all([view(row.account_id, row.id), results.build(row)]);
+      return { question: publicQuestion(question), result: publicResult(result) };
+    },
+
+    /** POST /v2/questions/{id}/share-links: the token is in this response only. */
+    async createLink(actor: Actor, id: string, body: CreateShareLinkBody): Promise<ShareLink> {
+      const q = await ownQuestion(actor, id);
+      if (!showable(q)) throw new AppError('conflict', 'A question refused in review cannot be shared.', { status: q.status });
+      const now = clock.now();
+      const active = await db
+        .selectFrom('share_links')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('question_id', '=', id)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', now)
+        .executeTakeFirstOrThrow();
+      if (Number(active.n) >= MAX_ACTIVE_SHARE_LINKS) {
+        throw new AppError('conflict', `This question already has ${MAX_ACTIVE_SHARE_LINKS} share links that work; revoke one first.`, { limit: MAX_ACTIVE_SHARE_LINKS });
+      }
+      const token = randomBase62(SHARE_TOKEN_LENGTH);
+      const label = body.label?.trim() ? body.label.trim() : null;
+      const row = await db
+        .insertInto('share_links')
+        .values({
+          id: newId('shareLink'),
+          account_id: actor.accountId,
+          question_id: id,
+          key_id: actor.keyId,
+          label,
+          token_hash: hashShareToken(token),
+          created_at: now,
+          expires_at: new Date(now.getTime() + (body.expiresInDays ?? SHARE_LINK_DEFAULT_DAYS) * DAY_MS),
+          revoked_at: null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return { ...linkView(row), url: `${publicBaseUrl}/s/${token}`, token };
+    },
+
+    /** GET /v2/questions/{id}/share-links: newest first, revoked and expired ones too; never tokens. */
+    async listLinks(actor: Actor, id: string): Promise<ShareLink[]> {
+      await ownQuestion(actor, id);
+      const rows = await db.selectFrom('share_links').selectAll().where('question_id', '=', id).where('account_id', '=', actor.accountId).orderBy('seq', 'desc').execute();
+      return rows.map(linkView);
+    },
+
+    /** DELETE …/share-links/{linkId}: works at once; revoking a revoked link is fine. */
+    async revokeLink(actor: Actor, id: string, linkId: string): Promise<void> {
+      await ownQuestion(actor, id);
+      const link = await db
+        .selectFrom('share_links')
+        .select(['id', 'revoked_at'])
+        .where('id', '=', linkId)
+        .where('question_id', '=', id)
+        .where('account_id', '=', actor.accountId)
+        .executeTakeFirst();
+      if (!link) throw notFound('No such share link on this question.');
+      if (link.revoked_at) return;
+      await db.updateTable('share_links').set({ revoked_at: clock.now() }).where('id', '=', linkId).where('revoked_at', 'is', null).execute();
+    },
+
+    /** GET /v1/public/shared/{token}: the full result with written answers (see public-view.ts). */
+    async shared(token: string): Promise<PublicResults> {
+      const gone = () => notFound('This share link does not exist, has expired or was revoked.');
+      if (!TOKEN_FORMAT.test(token)) throw gone();
+      const link = await db.selectFrom('share_links').selectAll().where('token_hash', '=', hashShareToken(token)).executeTakeFirst();
+      if (!link || link.revoked_at !== null || link.expires_at <= clock.now()) throw gone();
+      const row = await db.selectFrom('questions').selectAll().where('id', '=', link.question_id).where('account_id', '=', link.account_id).executeTakeFirst();
+      if (!row || !showable(row)) throw gone();
+      const [question, result] = await Promise.all([view(row.account_id, row.id), results.build(row)]);
+      return { question: publicQuestion(question), result: sharedResult(result) };
+    },
+  };
+}
+export type SharingService = ReturnType<typeof createSharingService>;
