@@ -151,14 +151,15 @@ export function createAnswerRecordingService(deps: {
         const answered = q.answered + 1;
         const spent = q.credits_spent + q.credits_per_answer;
         await questions.update(q.id, { answered, credits_spent: spent, tally: JSON.stringify(tally), updated_at: at }, tx);
-        await holds.spend(q.account_id, q.credits_per_answer, at, tx);
         touched.add(q.id);
 
         // The n-th answer completes the question, as does reaching a minAnswers set by PATCH.
-        if (answered >= q.n || (q.min_answers !== null && answered >= q.min_answers)) {
-          await deps.lifecycle.close(tx, { ...q, answered, credits_spent: spent, tally }, 'complete', at, touched);
-          return { accepted: true, state: answered >= q.n ? 'full' : 'closed', attestationRef, completed: true };
-        }
+        // Close before touching the balance: lock order is question, follow-ups, balance
+        // (lifecycle.service.ts), or a follow-up's own answer would deadlock with this one.
+        const completes = answered >= q.n || (q.min_answers !== null && answered >= q.min_answers);
+        if (completes) await deps.lifecycle.close(tx, { ...q, answered, credits_spent: spent, tally }, 'complete', at, touched);
+        await holds.spend(q.account_id, q.credits_per_answer, at, tx);
+        if (completes) return { accepted: true, state: answered >= q.n ? 'full' : 'closed', attestationRef, completed: true };
         return { accepted: true, state: 'live', attestationRef };
       });
       for (const id of touched) deps.changed(id);
