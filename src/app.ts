@@ -24,6 +24,7 @@ import { moderationRoutes } from './modules/moderation/moderation.routes.ts';
 import { sharingRoutes } from './modules/sharing/sharing.routes.ts';
 import { insightsRoutes } from './modules/insights/insights.routes.ts';
 import { answerPageRoutes } from './web/answer-page/answer-page.routes.ts';
+import { resultsRoutes } from './modules/results/results.routes.ts';
 
 export interface BuildOptions {
   /** Pass false to get bare logging-off behaviour in tests regardless of LOG_LEVEL. */
@@ -88,5 +89,6 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   await app.register(sharingRoutes(container));
   await app.register(insightsRoutes(container));
   await app.register(answerPageRoutes(container));
+  await app.register(resultsRoutes(container));
   return app;
 }

@@ -22,6 +22,7 @@ import { createQuestionsService } from './modules/questions/questions.service.ts
 import { createAddHeadsService } from './modules/questions/add-heads.service.ts';
 import { createAnswerRecordingService } from './modules/answers/answer-recording.service.ts';
 import { createResultService } from './modules/results/result.service.ts';
+import { createAnswersService } from './modules/results/answers.service.ts';
 import { createWaitService } from './modules/wait/wait.service.ts';
 import { createLocalNotifier, type Notifier } from './lib/notifier.ts';
 import { Timers } from './lib/timers.ts';
@@ -83,7 +84,8 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const addHeads = createAddHeadsService({ db, clock, questions: questionsRepo, holds, pool, effects, publicBaseUrl: config.publicBaseUrl });
   const answers = createAnswerRecordingService({ db, clock, questions: questionsRepo, holds, lifecycle, changed: effects.changed });
   const insights = createInsights(config, db, clock);
-  const results = createResultService({ db });
+  const results = createResultService({ db, notifier });
+  const resultAnswers = createAnswersService({ results });
   const waits = createWaitService({ db, notifier, lifecycle, results });
   const links = createLinkService({ db, clock, recorder: answers, humanCheck: createTurnstile(config.turnstile) });
   const moderation = createModerationService({ db, clock, questions: questionsRepo, credits: creditsRepo, changed: effects.changed });
@@ -91,7 +93,7 @@ export function createContainer(config: Config, database: Database, clock: Clock
   return {
     insights,
     config, clock, database, db, accounts, pool, estimates, catalogues, credits, drafts, projects,
-    notifier, timers, holds, lifecycle, asks, questions, addHeads, answers, results, waits, links,
+    notifier, timers, holds, lifecycle, asks, questions, addHeads, answers, results, resultAnswers, waits, links,
     moderation, sharing,
   };
 }

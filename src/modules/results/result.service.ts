@@ -1,21 +1,39 @@
-import { sql, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { QuestionsTable } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import { answerLabels } from '../answers/answer-format.ts';
 import type { NormalizedDraft } from '../questions/draft-defaults.ts';
-import { leaderConfidence } from '../questions/confidence.ts';
+import type { QuestionType } from '../questions/question-types.ts';
+import { facetsOf, type Facets } from './breakdowns.ts';
+import { applyFilter, filterKey, filterOf, isFiltered, type ResultFilter, type ResultQuery } from './filters.ts';
+import { WeightedLru } from './result-cache.ts';
+import { viewOf, type QuestionContext, type View } from './result-view.ts';
+import { createResultsRepository, type AnswerRow } from './results.repository.ts';
 import type { Answer, Result } from './results.schemas.ts';
+import { summarize } from './summary.ts';
+import type { Notifier } from '../../lib/notifier.ts';
 import { flagsOf } from '../moderation/answer-flags.ts';
 
+export { RESULT_ANSWERS } from './result-view.ts';
+
 /**
- * The Result of a question. This first version gives the status, the counts, the distribution
- * (from the tally kept with each answer), the mean of a scale, a summary by the confidence test
- * of docs/lifecycle.md, and the latest answers; breakdowns, filters, intervals and heatmaps are
- * built on it by the results module.
+ * GET /v2/questions/{id}/result (and the result inside wait, public results): every field of the
+ * spec's Result, partial while live (docs/results.md).
+ *
+ * Speed (docs/results.md "Caching"): the question row is read on every call (it is small and
+ * carries status and money); the answers are loaded with one query the first time a question
+ * is asked for, and kept in memory with the unfiltered aggregates in an LRU bounded by size,
+ * tagged with the question's version, (updated_at, answered). Recording an answer changes both:
+ * the next read fetches only the answers recorded since (seq after the last one read) and
+ * aggregates again in memory; a removed answer, a moved pin (or a count that does not add up)
+ * reloads everything. Changes that leave the version alone (a pin) publish "question changed"
+ * on the notifier (across processes on a PostgreSQL server), which marks the entry to be checked
+ * the same way on its next read; invalidate(id) drops it. Filtered views are computed from the
+ * cached rows (a few per question are kept). Answer flags are not cached: they are looked up per
+ * request for the answers shown (moderation's answer_flags).
  */
 type Row = Selectable<QuestionsTable>;
-export const RESULT_ANSWERS = 50;
 
 const STATUS: Record<string, Result['status']> = {
   draft: 'in_progress',
@@ -27,113 +45,254 @@ const STATUS: Record<string, Result['status']> = {
   refused: 'cancelled',
 };
 
-export function distributionOf(row: Row): Result['distribution'] {
+/** Filtered views kept per question version. */
+const FILTERED_VIEWS = 16;
+
+export interface ResultEntry {
+  version: string;
+  ctx: QuestionContext;
+  /** Every accepted, not removed answer, newest first. */
+  rows: AnswerRow[];
+  /** Answer rows read, removed ones included; the highest seq read; how many were removed. */
+  read: number;
+  maxSeq: number;
+  removed: number;
+  /** A "question changed" arrived since it was read: check before serving it again. */
+  dirty: boolean;
+  all: View;
+  facets: Facets;
+  simulated: boolean;
+  panel: number;
+  link: number;
+  filtered: Map<string, { view: View; suppressed: boolean }>;
+}
+
+export type AnswerFlagLookup = (questionId: string, attestationRefs: readonly string[]) => Promise<Map<string, NonNullable<Answer['flag']>>>;
+
+export interface ResultServiceOptions {
+  /** "Question changed" wake-ups: each drops the question's cached answers. */
+  notifier?: Pick<Notifier, 'subscribe'>;
+  /** Each shown answer's latest flag (Answer.flag); default: moderation's answer_flags lookup. */
+  answerFlags?: AnswerFlagLookup;
+  /** Approximate bytes of answers the cache may hold (default 64 MB). */
+  cacheBytes?: number;
+  /** Questions the cache may hold (default 1,000). */
+  cacheEntries?: number;
+}
+
+export function versionOf(row: Pick<Row, 'updated_at' | 'answered'>): string {
+  return `${row.updated_at.getTime()}:${row.answered}`;
+}
+
+function contextOf(row: Row): QuestionContext {
   const draft = row.draft as unknown as NormalizedDraft;
-  if (row.type === 'free_text' || row.type === 'click_test') return [];
-  return answerLabels(draft).map((label) => {
-    const count = row.tally[label] ?? 0;
-    return { option: label, count, share: row.answered ? count / row.answered : 0 };
-  });
+  const type = row.type as QuestionType;
+  const labels = type === 'free_text' || type === 'click_test' ? [] : answerLabels(draft);
+  return { type, labels, imageUrl: draft.stimulus?.imageUrl ?? null };
 }
 
-function summaryOf(row: Row, distribution: Result['distribution']): Result['summary'] {
-  if (row.answered === 0) return { winner: null, margin: null, confidence: null, note: 'No answers yet.', suggestedFollowUp: null };
-  if (distribution.length === 0) {
-    return { winner: null, margin: null, confidence: null, note: `${row.answered} written answer${row.answered === 1 ? '' : 's'} so far.`, suggestedFollowUp: null };
-  }
-  const sorted = [...distribution].sort((a, b) => b.count - a.count);
-  const confidence = leaderConfidence(sorted.map((d) => d.count), row.answered);
-  const margin = sorted[0].share - (sorted[1]?.share ?? 0);
-  // A winner is named only when the lead passes the 95% test (confidence medium or high).
-  const winner = confidence === 'medium' || confidence === 'high' ? sorted[0].option : null;
-  const note = winner
-    ? `${winner} leads by ${Math.round(margin * 100)} points; the lead is ${confidence === 'high' ? 'clear' : 'likely real'}.`
-    : `No clear leader yet: ${sorted[0].option} and ${sorted[1]?.option ?? 'the rest'} are within the margin of error.`;
-  return { winner, margin, confidence, note, suggestedFollowUp: winner ? `Why did people choose ${winner}?` : null };
+/** Rough memory of the rows: a fixed cost each plus their strings (twice: text and its lower case). */
+function weightOf(rows: readonly AnswerRow[]): number {
+  let bytes = 0;
+  for (const row of rows) bytes += 600 + 4 * ((row.text?.length ?? 0) + (row.reason?.length ?? 0)) + 40 * (row.taps?.length ?? 0);
+  return bytes;
 }
 
-export function createResultService(deps: { db: Db }) {
+function verificationLine(entry: ResultEntry, tier: number): string {
+  const { panel, link } = entry;
+  if (entry.simulated) return 'Answered by simulated heads (development mode), not real people.';
+  const heads = `${panel} verified head${panel === 1 ? '' : 's'} of tier ${tier} or above`;
+  const people = `${link} ${link === 1 ? 'person' : 'people'} through the answer link (not verified)`;
+  if (panel && link) return `Answered by ${heads} and ${people}.`;
+  if (panel) return `Answered by ${heads}.`;
+  if (link) return `Answered by ${people}.`;
+  return 'No answers yet.';
+}
+
+export function createResultService(deps: { db: Db } & ResultServiceOptions) {
   const { db } = deps;
+  const repo = createResultsRepository(db);
+  const answerFlags: AnswerFlagLookup = deps.answerFlags ?? ((id, refs) => flagsOf(db, id, refs));
+  const cache = new WeightedLru<string, ResultEntry>(deps.cacheBytes ?? 64 * 1024 * 1024, deps.cacheEntries ?? 1000);
+  /** Loads in flight, so concurrent readers of one version share one query. */
+  const loading = new Map<string, { promise: Promise<ResultEntry>; dirty: boolean }>();
+  const stats = { hits: 0, loads: 0, refreshes: 0 };
 
-  async function answersOf(questionId: string): Promise<{ answers: Answer[]; medianSeconds: number | null; simulated: boolean }> {
-    const rows = await db
-      .selectFrom('answers')
-      .select(['option_label', 'text', 'reason', 'tier', 'attestation_ref', 'answered_at', 'pinned', 'answer'])
-      .where('question_id', '=', questionId)
-      .where('removed', '=', false)
-      .orderBy('pinned', 'desc')
-      .orderBy('seq', 'desc')
-      .limit(RESULT_ANSWERS)
-      .execute();
-    const stats = await db
-      .selectFrom('answers')
-      .select([
-        sql<number | null>`percentile_cont(0.5) WITHIN GROUP (ORDER BY dwell_ms) / 1000.0`.as('median'),
-        sql<boolean>`bool_or(source = 'simulator')`.as('simulated'),
-      ])
-      .where('question_id', '=', questionId)
-      .where('removed', '=', false)
-      .executeTakeFirstOrThrow();
-    // Each answer's latest flag, or null (docs/moderation.md).
-    const flags = await flagsOf(db, questionId, rows.map((r) => r.attestation_ref));
-    return {
-      answers: rows.map((r) => {
-        const taps = (r.answer as { taps?: Array<{ x: number; y: number }> }).taps;
-        return {
-          option: r.option_label,
-          text: r.text,
-          reason: r.reason,
-          tier: r.tier,
-          attestationRef: r.attestation_ref,
-          answeredAt: r.answered_at.toISOString(),
-          pinned: r.pinned,
-          flag: flags.get(r.attestation_ref) ?? null,
-          ...(taps ? { taps } : {}),
-        };
-      }),
-      medianSeconds: stats.median === null ? null : Math.round(stats.median * 10) / 10,
-      simulated: stats.simulated === true,
-    };
+  /** A read already running may have seen the answers before the change: mark what it keeps. */
+  function markFlights(id: string): void {
+    for (const [key, flight] of loading) {
+      if (key.startsWith(`${id}@`)) {
+        flight.dirty = true;
+        loading.delete(key);
+      }
+    }
+  }
+
+  /** Drops the question's cached answers: the next read loads them all again. */
+  function invalidate(id: string): void {
+    cache.delete(id);
+    markFlights(id);
+  }
+
+  /**
+   * "Question changed" (a new answer, a pin, a removal, a close): the cached entry is checked on
+   * its next read (new answers, pins and removals compared with the database) before use.
+   */
+  deps.notifier?.subscribe((id) => {
+    const cached = cache.get(id);
+    if (cached) cached.dirty = true;
+    markFlights(id);
+  });
+
+  function makeEntry(row: Row, version: string, loaded: { rows: AnswerRow[]; read: number; maxSeq: number; removed: number }): ResultEntry {
+    const ctx = contextOf(row);
+    const { rows } = loaded;
+    let simulated = false;
+    let panel = 0;
+    for (const r of rows) {
+      if (r.simulated) simulated = true;
+      if (r.profiled) panel += 1;
+    }
+    return { ...loaded, version, ctx, all: viewOf(ctx, rows), facets: facetsOf(rows), simulated, panel, link: rows.length - panel, filtered: new Map(), dirty: false };
+  }
+
+  /** Every answer of the question, with one query. */
+  async function load(row: Row, version: string): Promise<ResultEntry> {
+    stats.loads += 1;
+    const loaded = await repo.answersOf(row.id);
+    return makeEntry(row, version, { ...loaded, removed: loaded.read - loaded.rows.length });
+  }
+
+  /**
+   * A newer version of a cached question, or one announced as changed: read only the answers
+   * recorded since, and aggregate again in memory. Falls back to a full load when anything else
+   * changed: an answer was removed, a pin moved, or fewer answers were found than the question
+   * counts.
+   */
+  async function refresh(row: Row, version: string, cached: ResultEntry): Promise<ResultEntry> {
+    const [fresh, { removed, pinned }] = await Promise.all([repo.answersOf(row.id, cached.maxSeq), repo.removedAndPinned(row.id)]);
+    const pinnedBefore = cached.rows.filter((r) => r.pinned).map((r) => r.seq);
+    const pinnedOld = pinned.filter((seq) => seq <= cached.maxSeq);
+    const pinsMoved = pinnedOld.length !== pinnedBefore.length || pinnedOld.some((seq, i) => seq !== pinnedBefore[pinnedBefore.length - 1 - i]);
+    if (removed !== cached.removed || pinsMoved || cached.read + fresh.read < row.answered) return load(row, version);
+    stats.refreshes += 1;
+    if (fresh.read === 0) return { ...cached, version, dirty: false };
+    return makeEntry(row, version, { rows: [...fresh.rows, ...cached.rows], read: cached.read + fresh.read, maxSeq: fresh.maxSeq, removed });
+  }
+
+  async function entryFor(row: Row): Promise<ResultEntry> {
+    const version = versionOf(row);
+    const cached = cache.get(row.id);
+    if (cached?.version === version && !cached.dirty) {
+      stats.hits += 1;
+      return cached;
+    }
+    const flightKey = `${row.id}@${version}`;
+    let flight = loading.get(flightKey);
+    if (!flight) {
+      const started: { promise: Promise<ResultEntry>; dirty: boolean } = { promise: Promise.resolve() as never, dirty: false };
+      started.promise = (cached ? refresh(row, version, cached) : load(row, version))
+        .then((entry) => {
+          // A change announced while reading may not be in what was read: check it next time.
+          if (started.dirty) entry.dirty = true;
+          cache.set(row.id, entry, weightOf(entry.rows));
+          return entry;
+        })
+        .finally(() => {
+          if (loading.get(flightKey) === started) loading.delete(flightKey);
+        });
+      loading.set(flightKey, started);
+      flight = started;
+    }
+    return flight.promise;
+  }
+
+  function viewFor(entry: ResultEntry, filter: ResultFilter): { view: View; suppressed: boolean } {
+    if (!isFiltered(filter)) return { view: entry.all, suppressed: false };
+    const key = filterKey(filter);
+    let found = entry.filtered.get(key);
+    if (!found) {
+      const { rows, suppressed } = applyFilter(entry.rows, filter, entry.ctx.type);
+      found = { view: viewOf(entry.ctx, rows), suppressed };
+      if (entry.filtered.size >= FILTERED_VIEWS) entry.filtered.delete(entry.filtered.keys().next().value as string);
+      entry.filtered.set(key, found);
+    }
+    return found;
+  }
+
+  async function withFlags(questionId: string, answers: Answer[]): Promise<Answer[]> {
+    if (answers.length === 0) return answers;
+    const flags = await answerFlags(questionId, answers.map((a) => a.attestationRef));
+    return answers.map((a) => ({ ...a, flag: flags.get(a.attestationRef) ?? null }));
+  }
+
+  async function questionRow(accountId: string, id: string): Promise<Row> {
+    const row = await db.selectFrom('questions').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    if (!row) throw notFound('No such question on this account.');
+    return row;
   }
 
   return {
-    async build(row: Row): Promise<Result> {
-      // Answers removed after an upheld flag count nowhere in a result; `answered` keeps them (docs/moderation.md).
-      const removed = await db.selectFrom('answers').select((eb) => eb.fn.countAll<number>().as('n')).where('question_id', '=', row.id).where('removed', '=', true).executeTakeFirstOrThrow();
-      row = { ...row, answered: row.answered - Number(removed.n) };
+    /** The result of a question row (any account: callers check ownership). */
+    async build(row: Row, query: ResultQuery = {}): Promise<Result> {
+      const entry = await entryFor(row);
+      const filter = filterOf(query, entry.ctx.type, entry.ctx.labels);
+      const { view, suppressed } = viewFor(entry, filter);
       const draft = row.draft as unknown as NormalizedDraft;
-      const distribution = distributionOf(row);
-      const { answers, medianSeconds, simulated } = await answersOf(row.id);
-      let mean: number | null = null;
-      if (row.type === 'scale_1_5' && row.answered) {
-        mean = distribution.reduce((sum, d) => sum + Number(d.option) * d.count, 0) / row.answered;
-      }
+      const status = STATUS[row.status];
+      const summary = summarize({
+        type: entry.ctx.type,
+        n: view.n,
+        distribution: view.distribution,
+        mean: view.mean,
+        clicks: view.clicks,
+        live: status === 'in_progress',
+        suppressed,
+      });
       return {
         questionId: row.id,
-        status: STATUS[row.status],
+        status,
         nRequested: row.n,
-        nAccepted: row.answered,
-        distribution,
-        mean,
-        summary: summaryOf(row, distribution),
+        nAccepted: view.n,
+        distribution: view.distribution,
+        mean: view.mean,
+        summary,
         tier: row.tier,
         language: draft.language,
-        verificationLine: simulated
-          ? 'Answered by simulated heads (development mode), not real people.'
-          : row.answered
-            ? `Answered by ${row.answered} verified head${row.answered === 1 ? '' : 's'} of tier ${row.tier} or above.`
-            : 'No answers yet.',
-        medianSeconds,
+        verificationLine: verificationLine(entry, row.tier),
+        medianSeconds: view.medianSeconds,
         creditsSpent: row.credits_spent,
-        answers,
+        answers: await withFlags(row.id, view.answers),
+        breakdown: view.breakdowns.breakdown,
         refundCredits: row.credits_refunded,
+        breakdowns: view.breakdowns.breakdowns,
+        ...(view.clicks ? { clicks: view.clicks } : {}),
+        translationLanguage: null,
+        filter,
+        nUnfiltered: entry.rows.length,
+        suppressed: suppressed || view.breakdowns.suppressed,
+        facets: entry.facets,
       };
     },
 
-    async forAccount(accountId: string, id: string): Promise<Result> {
-      const row = await db.selectFrom('questions').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
-      if (!row) throw notFound('No such question on this account.');
-      return this.build(row);
+    async forAccount(accountId: string, id: string, query: ResultQuery = {}): Promise<Result> {
+      return this.build(await questionRow(accountId, id), query);
+    },
+
+    /** The cached answers of one of the account's questions (the answers list reads them). */
+    async entry(accountId: string, id: string): Promise<{ row: Row; entry: ResultEntry }> {
+      const row = await questionRow(accountId, id);
+      return { row, entry: await entryFor(row) };
+    },
+
+    /** Drops a question's cached answers (after a change that does not move updated_at). */
+    invalidate,
+
+    withFlags,
+
+    /** Cache counters, for tests and operators. */
+    cacheStats(): { hits: number; loads: number; refreshes: number; entries: number; bytes: number } {
+      return { ...stats, entries: cache.size, bytes: cache.weight };
     },
   };
 }

@@ -36,12 +36,18 @@ export type Answer = Static<typeof AnswerSchema>;
 
 export const DistributionItemSchema = Closed({
   option: Type.String(),
-  count: Type.Integer({ minimum: 0 }),
-  share: Type.Number({ minimum: 0, maximum: 1 }),
-  averageRank: Type.Optional(Type.Number()),
-  appearances: Type.Optional(Type.Integer({ minimum: 0 })),
-  strength: Type.Optional(Type.Number()),
-  rank: Type.Optional(Type.Integer({ minimum: 1 })),
+  count: Type.Integer({ minimum: 0, description: 'Answers that chose it; multi choice: that ticked it; ranking: that ranked it first; pairwise: wins.' }),
+  share: Type.Number({ minimum: 0, maximum: 1, description: 'count / answers; multi choice: of answerers; pairwise: wins / appearances.' }),
+  low: Type.Optional(
+    Type.Number({ minimum: 0, maximum: 1, description: 'Extension: lower end of the 95% Wilson score interval of `share` (docs/results.md). 0 with no answers.' }),
+  ),
+  high: Type.Optional(
+    Type.Number({ minimum: 0, maximum: 1, description: 'Extension: upper end of the 95% Wilson score interval of `share` (docs/results.md). 1 with no answers.' }),
+  ),
+  averageRank: Type.Optional(Type.Number({ description: 'Ranking: mean position, 1 = first.' })),
+  appearances: Type.Optional(Type.Integer({ minimum: 0, description: 'Pairwise: times the option was shown in a pair.' })),
+  strength: Type.Optional(Type.Number({ description: 'Pairwise: Bradley–Terry strength; the strengths sum to 1.' })),
+  rank: Type.Optional(Type.Integer({ minimum: 1, description: 'Ranking: by averageRank; pairwise: by strength. 1 = best; ties share a rank.' })),
 });
 
 const SummarySchema = Closed({
@@ -65,6 +71,8 @@ const ClicksSchema = Closed({
   ),
   heatmapUrl: Nullable(Type.String()),
 });
+
+export const AGE_BAND_QUERY_PATTERN = '^(\\d{2}-\\d{2}|\\d{2}[+ ])$';
 
 export const ResultFilterSchema = Closed({
   option: Type.Optional(Type.Integer({ minimum: 0, maximum: 8 })),
@@ -112,3 +120,36 @@ export const ResultSchema = Closed(
   { $id: 'Result' },
 );
 export type Result = Static<typeof ResultSchema>;
+
+/** Filters of GET /v2/questions/{id}/result and /answers (spec; docs/results.md "Filters"). */
+export const ResultQueryProperties = {
+  option: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 8, description: 'Answers that chose this option index ("Neither" is last); ranking: ranked it first; multi choice: ticked it; pairwise: picked it.' }),
+  ),
+  tier: Type.Optional(Type.Integer({ minimum: 1, maximum: 3 })),
+  country: Type.Optional(Type.String({ minLength: 2, maxLength: 2, pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2 code, any case.' })),
+  age_band: Type.Optional(
+    Type.String({ pattern: AGE_BAND_QUERY_PATTERN, description: 'An age band such as `25-34` or `65+` (send `+` as `%2B`; a bare `+` arrives as a space and is read as `+`).' }),
+  ),
+  gender: Type.Optional(StringEnum(GENDERS)),
+  q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Case-insensitive substring of the written answer or the reason.' })),
+};
+export const ResultQuerySchema = Closed(ResultQueryProperties);
+
+export const AnswersQuerySchema = Closed({
+  ...ResultQueryProperties,
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The previous page’s nextCursor, unchanged.' })),
+});
+
+export const AnswersPageSchema = Closed({
+  questionId: Type.String(),
+  filter: ResultFilterSchema,
+  total: Type.Integer({ minimum: 0, description: 'Answers matching the filter (0 when suppressed).' }),
+  nUnfiltered: Type.Integer({ minimum: 0 }),
+  suppressed: Type.Boolean(),
+  answers: Type.Array(RefOf(AnswerSchema)),
+  translationLanguage: Nullable(Type.String()),
+  nextCursor: Nullable(Type.String()),
+});
+export type AnswersPage = Static<typeof AnswersPageSchema>;

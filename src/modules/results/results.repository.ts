@@ -1,0 +1,121 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { Point } from './clicks.ts';
+
+/**
+ * The answers of one question as the results module holds them in memory: one query, only the
+ * columns a result needs, newest first; removed answers are read (to count them) but not kept. Everything else (distribution,
+ * breakdowns, filters, pages of answers) is computed from these rows.
+ */
+export interface AnswerRow {
+  seq: number;
+  /** A panel head's answer carries a profile; a link answer (no head) appears in no breakdown. */
+  profiled: boolean;
+  /** From a simulated head or the simulator (verificationLine says so). */
+  simulated: boolean;
+  tier: number;
+  country: string | null;
+  ageBand: string | null;
+  gender: string | null;
+  tags: string[];
+  /** The answer object (docs/answer-link.md): option, options, order, pair, taps. */
+  option: number | undefined;
+  options: number[] | undefined;
+  order: number[] | undefined;
+  pair: number[] | undefined;
+  taps: Point[] | undefined;
+  optionLabel: string | null;
+  text: string | null;
+  reason: string | null;
+  /** Lower-cased text and reason, for the `q` filter. */
+  search: string[];
+  dwellMs: number | null;
+  pinned: boolean;
+  attestationRef: string;
+  answeredAt: string;
+}
+
+interface StoredAnswer {
+  option?: number;
+  options?: number[];
+  order?: number[];
+  pair?: number[];
+  taps?: Point[];
+}
+
+export interface LoadedAnswers {
+  /** Accepted answers not removed, newest first. */
+  rows: AnswerRow[];
+  /** Every answer row read, removed ones included (questions.answered counts them too). */
+  read: number;
+  /** Highest seq read (0 when none): the next incremental read starts after it. */
+  maxSeq: number;
+}
+
+export function createResultsRepository(db: Db) {
+  return {
+    /**
+     * The answers of a question, newest first; with `afterSeq`, only those recorded after it.
+     * Answers of one question are recorded one at a time (the recorder locks the question row),
+     * so seq order is commit order and "after the highest seq seen" misses nothing.
+     */
+    async answersOf(questionId: string, afterSeq = 0): Promise<LoadedAnswers> {
+      const found = await db
+        .selectFrom('answers as a')
+        .leftJoin('heads as h', 'h.id', 'a.head_id')
+        .select([
+          'a.seq', 'a.head_id', 'a.source', 'a.tier', 'a.country', 'a.age_band', 'a.gender', 'a.tags', 'a.answer',
+          'a.option_label', 'a.text', 'a.reason', 'a.dwell_ms', 'a.pinned', 'a.attestation_ref', 'a.answered_at', 'a.removed', 'h.simulated',
+        ])
+        .where('a.question_id', '=', questionId)
+        .where('a.seq', '>', afterSeq)
+        .orderBy('a.seq', 'desc')
+        .execute();
+      const maxSeq = found.length ? found[0].seq : afterSeq;
+      const rows = found.filter((r) => !r.removed).map((r): AnswerRow => {
+        const answer = (r.answer ?? {}) as StoredAnswer;
+        const search: string[] = [];
+        if (r.text) search.push(r.text.toLowerCase());
+        if (r.reason) search.push(r.reason.toLowerCase());
+        return {
+          seq: r.seq,
+          profiled: r.head_id !== null,
+          simulated: r.source === 'simulator' || r.simulated === true,
+          tier: r.tier,
+          country: r.country,
+          ageBand: r.age_band,
+          gender: r.gender,
+          tags: r.tags ?? [],
+          option: answer.option,
+          options: answer.options,
+          order: answer.order,
+          pair: answer.pair,
+          taps: answer.taps,
+          optionLabel: r.option_label,
+          text: r.text,
+          reason: r.reason,
+          search,
+          dwellMs: r.dwell_ms,
+          pinned: r.pinned,
+          attestationRef: r.attestation_ref,
+          answeredAt: r.answered_at.toISOString(),
+        };
+      });
+      return { rows, read: found.length, maxSeq };
+    },
+
+    /** How many of the question's answers were removed after review, and the seqs of the pinned ones (ascending). */
+    async removedAndPinned(questionId: string): Promise<{ removed: number; pinned: number[] }> {
+      const row = await db
+        .selectFrom('answers')
+        .select([
+          sql<number>`count(*) FILTER (WHERE removed)`.as('removed'),
+          sql<number[] | null>`array_agg(seq ORDER BY seq) FILTER (WHERE pinned AND NOT removed)`.as('pinned'),
+        ])
+        .where('question_id', '=', questionId)
+        .executeTakeFirstOrThrow();
+      return { removed: Number(row.removed), pinned: (row.pinned ?? []).map(Number) };
+    },
+  };
+}
+export type ResultsRepository = ReturnType<typeof createResultsRepository>;
