@@ -84,7 +84,7 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const addHeads = createAddHeadsService({ db, clock, questions: questionsRepo, holds, pool, effects, publicBaseUrl: config.publicBaseUrl });
   const answers = createAnswerRecordingService({ db, clock, questions: questionsRepo, holds, lifecycle, changed: effects.changed });
   const insights = createInsights(config, db, clock);
-  const results = createResultService({ db, notifier });
+  const results = createResultService({ db, notifier, insights });
   const resultAnswers = createAnswersService({ results });
   const waits = createWaitService({ db, notifier, lifecycle, results });
   const links = createLinkService({ db, clock, recorder: answers, humanCheck: createTurnstile(config.turnstile) });

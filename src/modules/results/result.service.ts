@@ -1,3 +1,4 @@
+import type { Insights } from '../insights/insights.schemas.ts';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { QuestionsTable } from '../../db/schema.ts';
@@ -78,6 +79,8 @@ export interface ResultServiceOptions {
   cacheBytes?: number;
   /** Questions the cache may hold (default 1,000). */
   cacheEntries?: number;
+  /** The latest summary of written answers (Result.insights); one primary-key read. */
+  insights?: { latest(questionId: string): Promise<Insights | null> };
 }
 
 export function versionOf(row: Pick<Row, 'updated_at' | 'answered'>): string {
@@ -272,6 +275,8 @@ export function createResultService(deps: { db: Db } & ResultServiceOptions) {
         nUnfiltered: entry.rows.length,
         suppressed: suppressed || view.breakdowns.suppressed,
         facets: entry.facets,
+        // The summary covers every written answer, whatever the filter (docs/insights.md).
+        ...(deps.insights ? { insights: await deps.insights.latest(row.id) } : {}),
       };
     },
 
