@@ -1,21 +1,24 @@
 import fs from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { readOptions, type BenchOptions } from './lib/options.ts';
 import { machineInfo } from './lib/machine.ts';
 import { createTempDatabase, type TempDatabase } from './lib/temp-database.ts';
 import { startServer, type RunningServer } from './lib/child.ts';
 import { checkSample, runLoad } from './lib/load.ts';
-import { formatReport, writeJson, type RunReport, type ScenarioReport } from './lib/report.ts';
+import { formatReport, writeJson, type RunReport, type ScenarioReport, type WaitsReport } from './lib/report.ts';
 import { BASELINE_ID, SCENARIOS } from './scenarios/index.ts';
-import type { TargetName } from './scenarios/types.ts';
-import type { AppServerOptions } from './lib/protocol.ts';
+import type { InAppScenario, Scenario, TargetName, WaitScenario } from './scenarios/types.ts';
+import type { AppServerOptions, DriveResult } from './lib/protocol.ts';
 
 /**
  * `npm run bench`: starts the servers (bare Fastify, the real app on a throwaway database) as child
- * processes, runs every scenario against them with autocannon from this process, prints a table
- * and writes bench/results/latest.json. Each row is followed by a run of the bare route, and its
- * ratio is to that neighbour, because on a shared machine absolute numbers drift within minutes.
- * Settings: see lib/options.ts (BENCH_SECONDS, …).
+ * processes, runs every scenario against them (HTTP rows with autocannon from this process, in-app
+ * rows inside the app child, the long-polls from this process), prints a table and writes
+ * bench/results/latest.json. Each HTTP row is followed by a run of the bare route, and its ratio
+ * is to that neighbour, because on a shared machine absolute numbers drift within minutes; write
+ * paths are also followed by a run of a plain INSERT transaction on the same database.
+ * Settings: see lib/options.ts (BENCH_SECONDS, …). Kinds of scenario: scenarios/types.ts.
  * A sample response that is not as expected aborts the run (exit 1); non-2xx responses during a
  * measured run are reported and flag the run, which still exits 0.
  */
@@ -78,41 +81,141 @@ async function main(): Promise<RunReport> {
   const rssAtReady = servers.has('app') ? (await servers.get('app')!.stats()).rssBytes : 0;
 
   const bare = servers.get('bare')!;
-  const baseline = SCENARIOS.find((s) => s.id === BASELINE_ID)!;
+  const baseline = SCENARIOS.find((s) => s.id === BASELINE_ID) as Scenario;
   const measured = { seconds: options.seconds, connections: options.connections };
+  const closedLoop = { seconds: options.seconds, concurrency: options.connections };
   const results: ScenarioReport[] = [];
-  for (const scenario of scenarios) {
+  let waits: WaitsReport | null = null;
+  const round2 = (value: number) => Math.round(value * 100) / 100;
+  const perRequest = (count: number, completed: number) => Math.round((count / Math.max(1, completed)) * 1000) / 1000;
+
+  /**
+   * Stats once the server has finished what the load generator left in flight (it stops without
+   * waiting for its last requests): nothing answered and no app statement for 150 ms, at most 10 s.
+   */
+  async function quiet(server: RunningServer) {
+    let last = await server.stats();
+    const deadline = performance.now() + 10_000;
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const next = await server.stats();
+      if ((next.requests === last.requests && next.queries === last.queries) || performance.now() > deadline) return next;
+      last = next;
+    }
+  }
+
+  /** The plain single-row INSERT transaction, right after a write row, at the same concurrency. */
+  async function insertTxn(app: RunningServer) {
+    const run = await app.call('insert.run', closedLoop, (options.seconds + 60) * 1000);
+    return { perSecond: run.perSecond, p50: run.latencyMs.p50, p99: run.latencyMs.p99, errors: run.errors };
+  }
+
+  async function httpRow(scenario: Scenario): Promise<ScenarioReport> {
     const server = servers.get(scenario.target)!;
-    await checkSample(server.baseUrl, scenario);
-    await runLoad(server.baseUrl, scenario, { seconds: options.warmupSeconds, connections: options.connections });
-    const before = await server.stats();
-    const result = await runLoad(server.baseUrl, scenario, measured);
-    const after = await server.stats();
+    const setup = scenario.prepare ? await scenario.prepare(server) : undefined;
+    await checkSample(server.baseUrl, scenario, setup);
+    await runLoad(server.baseUrl, scenario, { seconds: options.warmupSeconds, connections: options.connections }, setup);
+    const before = await quiet(server);
+    const result = await runLoad(server.baseUrl, scenario, measured, setup);
+    const after = await quiet(server);
+    const handled = after.requests - before.requests;
     // The baseline again right after each row (the bare server is warm by then). Other work on a
     // shared machine moves every number; it moves neighbours alike, so each row's ratio is to the
     // bare run next to it, not to one measured a minute earlier.
     const paired = scenario.id === BASELINE_ID ? result : await runLoad(bare.baseUrl, baseline, measured);
-    const flagged = result.non2xx + result.errors + result.timeouts > 0 || paired.non2xx + paired.errors + paired.timeouts > 0;
-    const vsBare = {
-      requestsPerSecond: Math.round((result.requestsPerSecond / paired.requestsPerSecond) * 100) / 100,
-      p50: Math.round((result.latencyMs.p50 / paired.latencyMs.p50) * 100) / 100,
-    };
-    results.push({
+    const insert = scenario.insertBaseline ? await insertTxn(server) : null;
+    const flagged = result.non2xx + result.errors + result.timeouts > 0 || paired.non2xx + paired.errors + paired.timeouts > 0 || (insert?.errors ?? 0) > 0;
+    const vsBare = { requestsPerSecond: round2(result.requestsPerSecond / paired.requestsPerSecond), p50: round2(result.latencyMs.p50 / paired.latencyMs.p50) };
+    const row: ScenarioReport = {
       id: scenario.id,
       title: scenario.title,
+      kind: 'http',
       request: `${scenario.method} ${scenario.path}`,
       result,
       bare: { requestsPerSecond: paired.requestsPerSecond, p50: paired.latencyMs.p50 },
       vsBare,
-      sqlPerRequest: scenario.target === 'bare' ? null : Math.round(((after.queries - before.queries) / Math.max(1, result.completed)) * 1000) / 1000,
+      insertTxn: insert,
+      vsInsertTxn: insert ? round2(result.requestsPerSecond / insert.perSecond) : null,
+      sqlPerRequest: scenario.target === 'bare' ? null : perRequest(after.queries - before.queries, handled),
+      otherSqlPerRequest: scenario.target === 'bare' ? null : perRequest(after.otherQueries - before.otherQueries, handled),
+      appCpuMsPerRequest: perRequest((after.cpuMicros - before.cpuMicros) / 1000, handled),
+      ...(setup?.facts ? { setup: setup.facts } : {}),
       flagged,
-    });
+    };
     log(
-      `  ${scenario.id.padEnd(18)} ${String(result.requestsPerSecond).padStart(7)} req/s  p50 ${result.latencyMs.p50.toFixed(2)} ms  p99 ${result.latencyMs.p99.toFixed(2)} ms` +
-        `  (bare ${paired.requestsPerSecond} req/s → ${vsBare.requestsPerSecond}×)${flagged ? '  FLAGGED' : ''}`,
+      `  ${scenario.id.padEnd(20)} ${String(result.requestsPerSecond).padStart(7)} req/s  p50 ${result.latencyMs.p50.toFixed(2)} ms  p99 ${result.latencyMs.p99.toFixed(2)} ms` +
+        `  (bare ${paired.requestsPerSecond} req/s → ${vsBare.requestsPerSecond}×${insert ? `; insert tx ${insert.perSecond}/s → ${row.vsInsertTxn}×` : ''})${flagged ? '  FLAGGED' : ''}`,
     );
+    return row;
   }
-  const bareRates = results.map((r) => r.bare.requestsPerSecond);
+
+  async function inAppRow(scenario: InAppScenario): Promise<ScenarioReport> {
+    const server = servers.get(scenario.target)!;
+    const setup = await scenario.prepare(server);
+    await scenario.run(server, { seconds: options.warmupSeconds, concurrency: options.connections });
+    const run: DriveResult = await scenario.run(server, closedLoop);
+    const insert = scenario.insertBaseline ? await insertTxn(server) : null;
+    const rejected = Object.values(run.rejected).reduce((a, b) => a + b, 0);
+    const flagged = rejected + run.errors > 0 || (insert?.errors ?? 0) > 0;
+    const row: ScenarioReport = {
+      id: scenario.id,
+      title: scenario.title,
+      kind: 'in-app',
+      request: scenario.request,
+      result: {
+        seconds: run.seconds,
+        requestsPerSecond: run.perSecond,
+        completed: run.completed,
+        bytesPerResponse: null,
+        latencyMs: run.latencyMs,
+        non2xx: rejected,
+        errors: run.errors,
+        timeouts: 0,
+        statusCodes: { ok: run.completed, ...run.rejected },
+        firstError: run.firstError,
+      },
+      bare: null,
+      vsBare: null,
+      insertTxn: insert,
+      vsInsertTxn: insert ? round2(run.perSecond / insert.perSecond) : null,
+      sqlPerRequest: perRequest(run.queries, run.completed),
+      otherSqlPerRequest: perRequest(run.otherQueries, run.completed),
+      appCpuMsPerRequest: perRequest(run.cpuMicros / 1000, run.completed),
+      setup,
+      flagged,
+    };
+    log(
+      `  ${scenario.id.padEnd(20)} ${String(run.perSecond).padStart(7)} /s     p50 ${run.latencyMs.p50.toFixed(2)} ms  p99 ${run.latencyMs.p99.toFixed(2)} ms` +
+        `  (${insert ? `insert tx ${insert.perSecond}/s → ${row.vsInsertTxn}×` : ''})${flagged ? `  FLAGGED ${JSON.stringify(run.rejected)} ${run.firstError?.split('\n')[0] ?? ''}` : ''}`,
+    );
+    return row;
+  }
+
+  async function waitRun(scenario: WaitScenario): Promise<WaitsReport> {
+    // One socket per wait on each side: this process and the app child both need a descriptor each.
+    const limit = Number(spawnSync('sh', ['-c', 'ulimit -n'], { encoding: 'utf8' }).stdout.trim());
+    let waiters = options.waiters;
+    const notes: string[] = [];
+    if (Number.isFinite(limit) && limit < waiters + 1000) {
+      waiters = Math.max(100, limit - 1000);
+      notes.push(`ulimit -n is ${limit}: ran ${waiters} waits instead of ${options.waiters} (raise it with "ulimit -n ${options.waiters + 2000}" before npm run bench).`);
+    }
+    log(`  ${scenario.id}: opening ${waiters} waits over ${options.waitQuestions} questions…`);
+    const report = await scenario.run(servers.get(scenario.target)!, { waiters, questions: options.waitQuestions, waitSeconds: 25 }, log);
+    report.notes.unshift(...notes);
+    log(
+      `  ${scenario.id.padEnd(20)} RSS ${report.memory.rssMbBefore} → ${report.memory.rssMbWaiting} MB, wake p50 ${report.wakeMs.fromClose.p50} ms p99 ${report.wakeMs.fromClose.p99} ms max ${report.wakeMs.fromClose.max} ms,` +
+        ` done ${report.outcome.done}/${report.waiters}${report.flagged ? '  FLAGGED' : ''}`,
+    );
+    return report;
+  }
+
+  for (const scenario of scenarios) {
+    if (scenario.kind === 'waits') waits = await waitRun(scenario);
+    else if (scenario.kind === 'in-app') results.push(await inAppRow(scenario));
+    else results.push(await httpRow(scenario));
+  }
+  const bareRates = results.flatMap((r) => (r.bare ? [r.bare.requestsPerSecond] : []));
   const [low, high] = [Math.min(...bareRates), Math.max(...bareRates)];
   const spreadPercent = Math.round(((high - low) / high) * 100);
 
@@ -129,10 +232,11 @@ async function main(): Promise<RunReport> {
       loadGenerator: 'autocannon in the parent process, servers in child processes, same machine',
     },
     scenarios: results,
+    waits,
     loadAverageAtEnd: machineInfo().loadAverage,
     baselineSpread: { lowRequestsPerSecond: low, highRequestsPerSecond: high, percent: spreadPercent, noisy: spreadPercent > NOISY_SPREAD_PERCENT },
     appServerRssMb: appStats ? { ready: mb(rssAtReady), end: mb(appStats.rssBytes) } : null,
-    flagged: results.some((r) => r.flagged),
+    flagged: results.some((r) => r.flagged) || (waits?.flagged ?? false),
   };
 }
 
@@ -146,6 +250,10 @@ try {
   process.exit(0);
 } catch (error) {
   log(`\nbench failed: ${(error as Error).stack ?? String(error)}`);
+  if ((database as TempDatabase | null)?.kind === 'embedded' && /no answer to/.test(String(error))) {
+    // Seen before src/db/pglite-socket-fix.ts: several connections deadlocked PGlite under concurrent writes.
+    log('(The embedded database may have stopped answering: see src/db/pglite-socket-fix.ts and electric-sql/pglite#1046.)');
+  }
   await cleanup();
   process.exit(1);
 }

@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import type { ChildMessage, ParentMessage, StatsMessage } from './protocol.ts';
+import type { AppControlName, AppControls, ChildMessage, ParentMessage, ReplyMessage, StatsMessage } from './protocol.ts';
 
 /**
  * The orchestrator's handle on one server child (bench/servers/*.ts): start it, wait until it
@@ -12,11 +12,17 @@ export interface RunningServer {
   baseUrl: string;
   info: Record<string, unknown>;
   stats(): Promise<StatsMessage>;
+  /**
+   * Runs a control operation inside the child (protocol.ts AppControls) and returns its result;
+   * rejects with the child's error, or when the child does not answer within `timeoutMs`.
+   */
+  call<K extends AppControlName>(op: K, args: AppControls[K]['args'], timeoutMs?: number): Promise<AppControls[K]['result']>;
   stop(): Promise<void>;
 }
 
 const START_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 15_000;
+const CALL_TIMEOUT_MS = 120_000;
 
 function nextMessage<T extends ChildMessage['type']>(child: ChildProcess, type: T, timeoutMs: number): Promise<Extract<ChildMessage, { type: T }>> {
   return new Promise((resolve, reject) => {
@@ -42,7 +48,8 @@ export async function startServer(name: string, entry: URL, arg: unknown = {}, p
   // Same Node, TypeScript through tsx like `npm start`; stdout/stderr shared so a crash is visible.
   // --cpu-prof cannot go through NODE_OPTIONS, hence the explicit profiling switch. Each thread
   // writes its own file (tsx's loader runs on a second thread); the server is the main thread's.
-  const execArgv = ['--import', 'tsx', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}/${name}`] : [])];
+  // --expose-gc: the wait scenario reads memory after full collections (AppControls.memory).
+  const execArgv = ['--import', 'tsx', '--expose-gc', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}/${name}`] : [])];
   const child = fork(entry, [JSON.stringify(arg)], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   let exited = false;
   child.once('exit', () => (exited = true));
@@ -54,6 +61,7 @@ export async function startServer(name: string, entry: URL, arg: unknown = {}, p
     throw new Error(`${name} server did not start: ${(error as Error).message}`);
   }
   const sendToChild = (message: ParentMessage) => child.send(message);
+  let calls = 0;
   return {
     name,
     baseUrl: `http://127.0.0.1:${ready.port}`,
@@ -62,6 +70,26 @@ export async function startServer(name: string, entry: URL, arg: unknown = {}, p
       const reply = nextMessage(child, 'stats', 10_000);
       sendToChild({ type: 'stats' });
       return reply;
+    },
+    call(op, args, timeoutMs = CALL_TIMEOUT_MS) {
+      const id = ++calls;
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => done(new Error(`${name} server: no answer to "${op}" within ${timeoutMs} ms`)), timeoutMs);
+        const onMessage = (message: ChildMessage) => {
+          if (message.type === 'reply' && message.id === id) done(message.ok ? null : new Error(`${name} server: "${op}" failed: ${message.error}`), message);
+        };
+        const onExit = (code: number | null) => done(new Error(`${name} server exited (code ${code}) during "${op}"`));
+        function done(error: Error | null, message?: ReplyMessage) {
+          clearTimeout(timer);
+          child.off('message', onMessage);
+          child.off('exit', onExit);
+          if (error) reject(error);
+          else resolve((message as Extract<ReplyMessage, { ok: true }>).value as never);
+        }
+        child.on('message', onMessage);
+        child.on('exit', onExit);
+        sendToChild({ type: 'call', id, op, args });
+      });
     },
     async stop() {
       if (exited) return;

@@ -1,5 +1,5 @@
 import autocannon, { type RequestOptions } from 'autocannon';
-import type { Scenario } from '../scenarios/types.ts';
+import type { RequestSetup, Scenario } from '../scenarios/types.ts';
 
 /**
  * Drives one scenario with autocannon: a sample request checked for shape, then a warm-up run
@@ -38,20 +38,34 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
  */
 const cursors = new WeakMap<Scenario, { next: number }>();
 
-function requestsOf(scenario: Scenario): RequestOptions[] {
+function requestsOf(scenario: Scenario, setup?: RequestSetup): RequestOptions[] {
   const bodies = (scenario.bodies ?? []).map((body) => JSON.stringify(body));
-  const base = { method: scenario.method, path: scenario.path, headers: bodies.length ? JSON_HEADERS : {} };
-  if (bodies.length <= 1) return [{ ...base, ...(bodies.length ? { body: bodies[0] } : {}) }];
+  const baseHeaders: Record<string, string> = bodies.length ? JSON_HEADERS : {};
+  const base = { method: scenario.method, path: scenario.path, headers: baseHeaders };
+  if (bodies.length <= 1 && !setup) return [{ ...base, ...(bodies.length ? { body: bodies[0] } : {}) }];
   // One cursor shared by all connections: bodies go out in order across the whole run.
   const cursor = cursors.get(scenario) ?? { next: 0 };
   cursors.set(scenario, cursor);
-  return [{ ...base, setupRequest: (request) => ({ ...request, body: bodies[cursor.next++ % bodies.length] }) }];
+  return [
+    {
+      ...base,
+      ...(bodies.length === 1 ? { body: bodies[0] } : {}),
+      // Called for every request: its own headers (a fresh Idempotency-Key) and the next body.
+      setupRequest: (request) => ({
+        ...request,
+        ...(setup ? { headers: { ...baseHeaders, ...setup.headers() } } : {}),
+        ...(bodies.length > 1 ? { body: bodies[cursor.next++ % bodies.length] } : {}),
+      }),
+    },
+  ];
 }
 
-/** Sends the scenario's first request once; throws unless it is a 200 with the expected shape. */
-export async function checkSample(baseUrl: string, scenario: Scenario): Promise<void> {
+/** Sends the scenario's first request once; throws unless it has the expected status (200) and shape. */
+export async function checkSample(baseUrl: string, scenario: Scenario, setup?: RequestSetup): Promise<void> {
   const body = scenario.bodies?.length ? JSON.stringify(scenario.bodies[0]) : undefined;
-  const response = await fetch(baseUrl + scenario.path, { method: scenario.method, headers: body ? JSON_HEADERS : {}, body });
+  const headers = { ...(body ? JSON_HEADERS : {}), ...setup?.headers() };
+  const response = await fetch(baseUrl + scenario.path, { method: scenario.method, headers, body });
+  const status = scenario.status ?? 200;
   const text = await response.text();
   let json: unknown;
   try {
@@ -59,7 +73,7 @@ export async function checkSample(baseUrl: string, scenario: Scenario): Promise<
   } catch {
     json = undefined;
   }
-  const problems = response.status !== 200 ? [`status ${response.status}, expected 200`] : json === undefined ? ['body is not JSON'] : scenario.check(json);
+  const problems = response.status !== status ? [`status ${response.status}, expected ${status}`] : json === undefined ? ['body is not JSON'] : scenario.check(json);
   if (problems.length) {
     throw new Error(`Sample ${scenario.method} ${scenario.path} (${scenario.id}) is not as expected:\n  - ${problems.join('\n  - ')}\n  body: ${text.slice(0, 800)}`);
   }
@@ -72,9 +86,9 @@ function percentile(sorted: Float64Array, p: number): number {
 
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
 
-export async function runLoad(baseUrl: string, scenario: Scenario, settings: LoadSettings): Promise<LoadResult> {
+export async function runLoad(baseUrl: string, scenario: Scenario, settings: LoadSettings, setup?: RequestSetup): Promise<LoadResult> {
   const times: number[] = [];
-  const instance = autocannon({ url: baseUrl, connections: settings.connections, duration: settings.seconds, requests: requestsOf(scenario) });
+  const instance = autocannon({ url: baseUrl, connections: settings.connections, duration: settings.seconds, requests: requestsOf(scenario, setup) });
   instance.on('response', (_client: unknown, statusCode: number, _bytes: number, ms: number) => {
     if (statusCode >= 200 && statusCode < 300) times.push(ms);
   });

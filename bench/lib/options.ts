@@ -17,6 +17,10 @@ export interface BenchOptions {
   only: string[] | null;
   /** BENCH_PROFILE=1: the server children write V8 CPU profiles (.cpuprofile) to this directory. */
   profileDir: string | null;
+  /** Concurrent long-polls of the wait scenario (BENCH_WAITERS, default 10,000; one socket each, so it needs file descriptors). */
+  waiters: number;
+  /** Live questions they are spread over (BENCH_WAIT_QUESTIONS, default 100). */
+  waitQuestions: number;
 }
 
 function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number, max: number): number {
@@ -37,5 +41,7 @@ export function readOptions(env: NodeJS.ProcessEnv = process.env, profileDir: st
     databaseUrl: env.BENCH_DATABASE_URL?.trim() || null,
     only: only ? only.split(',').map((s) => s.trim()).filter(Boolean) : null,
     profileDir: env.BENCH_PROFILE === '1' ? profileDir : null,
+    waiters: positiveInt(env, 'BENCH_WAITERS', 10_000, 50_000),
+    waitQuestions: positiveInt(env, 'BENCH_WAIT_QUESTIONS', 100, 10_000),
   };
 }

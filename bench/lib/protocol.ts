@@ -17,9 +17,18 @@ export interface ReadyMessage {
 /** Counters the orchestrator samples before and after each measured run. */
 export interface StatsMessage {
   type: 'stats';
-  /** SQL statements sent to the database since start (0 for servers without one). */
+  /** HTTP requests the server has received since start (so requests a client abandoned count too). */
+  requests: number;
+  /** SQL statements the app's own pool sent to the database since start (0 for servers without one). */
   queries: number;
+  /**
+   * Statements sent on the server's other connections (the job queue's pool, the LISTEN
+   * connection), by application_name; the bench's own baseline connections are not counted.
+   */
+  otherQueries: number;
   rssBytes: number;
+  /** CPU time the server process used since start (user + system), in microseconds. */
+  cpuMicros: number;
 }
 
 export interface FailedMessage {
@@ -27,8 +36,76 @@ export interface FailedMessage {
   message: string;
 }
 
-export type ChildMessage = ReadyMessage | StatsMessage | FailedMessage;
-export type ParentMessage = { type: 'stats' } | { type: 'stop' };
+/** The answer to a `call`: what the control operation returned, or why it failed. */
+export type ReplyMessage = { type: 'reply'; id: number; ok: true; value: unknown } | { type: 'reply'; id: number; ok: false; error: string };
+
+export type ChildMessage = ReadyMessage | StatsMessage | FailedMessage | ReplyMessage;
+export type ParentMessage = { type: 'stats' } | { type: 'stop' } | { type: 'call'; id: number; op: string; args: unknown };
+
+/**
+ * The app child's control channel (IPC): work the orchestrator asks the app process to do inside
+ * itself, through its container, where there is no HTTP route for it (set-up, the answer path)
+ * or where timing must be taken on the server's side (closing the questions 10,000 requests wait on).
+ */
+export interface AppControls {
+  /** Accounts with one key each (all scopes) and `credits` granted to each; returns the keys' secrets. */
+  'accounts.create': { args: { accounts: number; credits: number }; result: { secrets: string[]; accountIds: string[] } };
+  /** BEGIN; INSERT one row into a scratch table; COMMIT — in a closed loop on a pool like the app's. */
+  'insert.run': { args: DriveSettings; result: DriveResult };
+  /** Panel heads, accounts and live questions for an answers workload (kept under `id`). */
+  'answers.prepare': { args: AnswersWorkload; result: { heads: number; questions: number; accounts: number; ms: number } };
+  /** container.answers.record in a closed loop; the workload keeps its cursor between runs. */
+  'answers.run': { args: DriveSettings & { id: string }; result: DriveResult };
+  /** Live questions with all but their last answer, asked from a fresh account; returns its key. */
+  'waits.prepare': { args: { questions: number; n: number }; result: { secret: string; questionIds: string[]; ms: number } };
+  /** How many requests are waiting in the wait service now. */
+  'waits.count': { args: Record<string, never>; result: { waiting: number } };
+  /** Records the last answer of every waited-on question at once (each completes its question). */
+  'waits.complete': {
+    args: Record<string, never>;
+    /** Times are epoch milliseconds with fractions (performance.timeOrigin + performance.now()). */
+    result: { startedAt: number; finishedAt: number; committedAt: Record<string, number>; failures: string[] };
+  };
+  /** process.memoryUsage(), after two full garbage collections when `gc`. */
+  memory: { args: { gc: boolean }; result: { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number } };
+}
+export type AppControlName = keyof AppControls;
+
+/** A closed-loop run: `concurrency` callers, each starting its next call when the last one ends. */
+export interface DriveSettings {
+  seconds: number;
+  concurrency: number;
+}
+
+export interface DriveResult {
+  seconds: number;
+  /** Calls that did their work, per second. */
+  perSecond: number;
+  completed: number;
+  /** Latency of the calls that did their work. */
+  latencyMs: { p50: number; p99: number; mean: number; max: number };
+  /** Calls that returned without doing the work (an answer not accepted), by reason. */
+  rejected: Record<string, number>;
+  errors: number;
+  firstError: string | null;
+  /** Statements the app's pool sent during the run, and other connections of the server (job queue). */
+  queries: number;
+  otherQueries: number;
+  /** CPU time of the app process during the run (user + system), in microseconds. */
+  cpuMicros: number;
+}
+
+export interface AnswersWorkload {
+  id: string;
+  /** Live questions answered at once (answer k goes to question k mod questions). */
+  questions: number;
+  /** Accounts the questions belong to, round robin (credits and their balance row are per account). */
+  accounts: number;
+  /** Answers each question wants; a full question is replaced by a new one. */
+  n: number;
+  /** Panel heads at least (added to the seeded panel when fewer). */
+  heads: number;
+}
 
 /** Options handed to a server child as its one command-line argument (JSON). */
 export interface AppServerOptions {

@@ -18,3 +18,21 @@ export function countQueries(pool: pg.Pool): () => number {
   });
   return () => count;
 }
+
+/**
+ * Counts statements on every `pg` client of the process by application_name, the other pools
+ * included (the job queue keeps its own pool, the notifier its LISTEN connection), by wrapping
+ * pg.Client.prototype.query once. Install before anything connects. pg-boss loads the same `pg`
+ * (CommonJS) that the ESM import wraps, so its statements are counted too.
+ */
+export function countQueriesByApplication(pgModule: typeof pg): () => Record<string, number> {
+  const counts: Record<string, number> = {};
+  const proto = pgModule.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = proto.query;
+  proto.query = function (this: { connectionParameters?: { application_name?: string } }, ...args: unknown[]) {
+    const name = this.connectionParameters?.application_name ?? '';
+    counts[name] = (counts[name] ?? 0) + 1;
+    return original.apply(this, args);
+  };
+  return () => ({ ...counts });
+}

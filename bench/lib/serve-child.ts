@@ -8,9 +8,20 @@ import type { ChildMessage, ParentMessage } from './protocol.ts';
 export interface ChildServer {
   port: number;
   info: Record<string, unknown>;
+  /** HTTP requests received since start. */
+  requests(): number;
   queries(): number;
+  /** Statements on the server's other connections (job queue, LISTEN); 0 when it has none. */
+  otherQueries?(): number;
+  /** Control operations the orchestrator may `call` (protocol.ts AppControls); none for the bare server. */
+  control?(op: string, args: unknown): Promise<unknown>;
   close(): Promise<void>;
 }
+
+const cpuMicros = () => {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+};
 
 /** Resolves once the message is handed to the channel, so exiting right after cannot drop it. */
 function send(message: ChildMessage): Promise<void> {
@@ -38,7 +49,16 @@ export async function serveChild(start: () => Promise<ChildServer>): Promise<voi
 
   process.on('message', (message: ParentMessage) => {
     if (message.type === 'stop') void stop(0);
-    else if (message.type === 'stats') void send({ type: 'stats', queries: server?.queries() ?? 0, rssBytes: process.memoryUsage().rss });
+    else if (message.type === 'stats') {
+      void send({ type: 'stats', requests: server?.requests() ?? 0, queries: server?.queries() ?? 0, otherQueries: server?.otherQueries?.() ?? 0, rssBytes: process.memoryUsage().rss, cpuMicros: cpuMicros() });
+    } else if (message.type === 'call') {
+      const { id, op } = message;
+      const run = server?.control ? server.control(op, message.args) : Promise.reject(new Error('this server has no control operations'));
+      run.then(
+        (value) => send({ type: 'reply', id, ok: true, value }),
+        (error: unknown) => send({ type: 'reply', id, ok: false, error: (error as Error)?.stack ?? String(error) }),
+      );
+    }
   });
   process.on('disconnect', () => void stop(0));
   // Ctrl-C reaches the whole process group; the orchestrator also asks us to stop, whichever comes first wins.

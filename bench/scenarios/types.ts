@@ -1,13 +1,37 @@
+import type { RunningServer } from '../lib/child.ts';
+import type { DriveResult, DriveSettings } from '../lib/protocol.ts';
+import type { WaitsReport } from '../lib/report.ts';
+
 /**
- * A scenario is one kind of request hammered for a fixed time against one server. To add one
- * (asks/s, answers/s, …): write a file in bench/scenarios exporting Scenario objects and list them
- * in scenarios/index.ts. Scenarios that need state first (an API key with credits for asks) will
- * get an optional `prepare(server)` step here when the first of them lands; ones that are not
- * request/response throughput (10,000 held long-polls) will get their own kind next to this one.
+ * Three kinds of scenario, each listed in scenarios/index.ts (the order they run and are reported):
+ *
+ * - `Scenario` (kind 'http', the default): one kind of request hammered for a fixed time against
+ *   one server with autocannon. Each row is paired with a run of the bare route right after it.
+ *   A scenario that needs state first (an API key with credits for asks) has `prepare`, run once
+ *   on the app child's control channel before the sample request; it returns the headers every
+ *   request carries (a function, so each request can get its own Idempotency-Key).
+ * - `InAppScenario` (kind 'in-app'): work that has no HTTP route (the answer path) driven in a
+ *   closed loop inside the app child, through its container; no bare pairing.
+ * - `WaitScenario` (kind 'waits'): not throughput: thousands of held long-polls, the memory they
+ *   take and how fast they wake; reported in its own section.
+ *
+ * Write paths (`insertBaseline`) are also paired with a plain single-row INSERT transaction (BEGIN;
+ * INSERT; COMMIT through `pg`, in the app child, same concurrency, same database), measured right
+ * after the row: the floor any transaction on that database pays, so the ratio says how many
+ * plain transactions one ask or answer costs.
  */
 export type TargetName = 'bare' | 'app';
 
+/** What `prepare` set up for the requests of an HTTP scenario. */
+export interface RequestSetup {
+  /** Headers for one request, called for every request (and the sample). */
+  headers(): Record<string, string>;
+  /** Facts for the report (accounts made, credits granted). */
+  facts?: Record<string, unknown>;
+}
+
 export interface Scenario {
+  kind?: 'http';
   /** Short id: table row, JSON key, BENCH_SCENARIOS filter. */
   id: string;
   /** What is measured, for the report. */
@@ -20,12 +44,49 @@ export interface Scenario {
    * bodies let a scenario defeat a cache on purpose.
    */
   bodies?: unknown[];
+  /** The status every response should have (200 unless given); others count as non-2xx only when outside 2xx. */
+  status?: number;
+  /** Once, before the sample request, on the app child (target 'app' only). */
+  prepare?(app: RunningServer): Promise<RequestSetup>;
+  /** Pair the row with the plain-insert transaction baseline too. */
+  insertBaseline?: boolean;
   /**
-   * Problems with a sample 200 response body; empty when it has the expected shape. Run before the
+   * Problems with a sample response body; empty when it has the expected shape. Run before the
    * warm-up: a benchmark of an endpoint that answers the wrong thing measures nothing.
    */
   check(body: unknown): string[];
 }
+
+export interface InAppScenario {
+  kind: 'in-app';
+  id: string;
+  title: string;
+  target: 'app';
+  /** What the report's request column shows (there is no HTTP request). */
+  request: string;
+  /** Once, before the warm-up; returns facts for the report. */
+  prepare(app: RunningServer): Promise<Record<string, unknown>>;
+  /** One closed-loop run inside the app child (the warm-up and the measured run both call it). */
+  run(app: RunningServer, settings: DriveSettings): Promise<DriveResult>;
+  insertBaseline: boolean;
+}
+
+export interface WaitSettings {
+  waiters: number;
+  questions: number;
+  /** The `seconds` query parameter of every wait. */
+  waitSeconds: number;
+}
+
+export interface WaitScenario {
+  kind: 'waits';
+  id: string;
+  title: string;
+  target: 'app';
+  run(app: RunningServer, settings: WaitSettings, log: (line: string) => void): Promise<WaitsReport>;
+}
+
+export type AnyScenario = Scenario | InAppScenario | WaitScenario;
 
 /** Small shape helpers for `check`, returning a problem or nothing. */
 export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,20 +1,29 @@
+import pg from 'pg';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { createContainer } from '../../src/container.ts';
 import { buildApp } from '../../src/app.ts';
 import { seedSimulatedPanel } from '../../src/modules/panel/panel-seed.ts';
+import { createJobRunner, type JobRunner } from '../../src/jobs/job-runner.ts';
+import { jobDefinitions } from '../../src/jobs/jobs.ts';
+import { createLocalNotifier, createPostgresNotifier, type Notifier } from '../../src/lib/notifier.ts';
 import { serveChild } from '../lib/serve-child.ts';
-import { countQueries } from '../lib/query-counter.ts';
+import { countQueries, countQueriesByApplication } from '../lib/query-counter.ts';
 import type { AppServerOptions } from '../lib/protocol.ts';
+import { BASELINE_APPLICATION, createAppControl } from './app-control.ts';
 
 /**
- * The real app, started the way src/main.ts starts it (config → database → migrations → panel →
- * buildApp → listen), on a database the orchestrator made for this run and removes afterwards.
- * Not started yet: the job runner and the PostgreSQL notifier, which the current scenarios never
- * reach (public GETs and the estimate); scenarios for asks, answers and long-polls will need both.
+ * The real app, started the way src/main.ts starts it (config → database → migrations → notifier
+ * → container → panel → buildApp → job runner → listen), on a database the orchestrator made for
+ * this run and removes afterwards. The job runner works (role "all"), so an ask schedules its
+ * close timer as in production, and the notifier is the one main.ts picks: LISTEN/NOTIFY on a
+ * PostgreSQL server, in-process on the embedded database. No simulator (production mode).
+ * Control operations for the orchestrator: ./app-control.ts.
  */
 const options = JSON.parse(process.argv[2] ?? '') as AppServerOptions;
+/** The app's own pool, as named in src/db/database.ts. */
+const APP_APPLICATION = 'headcount';
 
 await serveChild(async () => {
   const ms = (since: number) => Math.round(performance.now() - since);
@@ -29,39 +38,80 @@ await serveChild(async () => {
     SIM_HEADS: '0',
     RATE_LIMIT_PER_IP: '1000000',
     RATE_LIMIT_PER_KEY: '1000000',
+    // Production requires the answer page's human check to be configured; no scenario reaches it.
+    TURNSTILE_SECRET: 'bench-unused',
+    TURNSTILE_SITE_KEY: 'bench-unused',
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
   });
 
+  // Before anything connects: every client of the process, the job queue's pool included.
+  const byApplication = countQueriesByApplication(pg);
+  const otherQueries = () => Object.entries(byApplication()).reduce((sum, [name, count]) => (name === APP_APPLICATION || name === BASELINE_APPLICATION ? sum : sum + count), 0);
   let t = performance.now();
   const database: Database = await openDatabase(config);
   const queries = countQueries(database.pool);
+  let notifier: Notifier | null = null;
+  let jobs: JobRunner | null = null;
+  const stopAll = async () => {
+    await jobs?.stop();
+    await notifier?.stop();
+    await database.close();
+  };
   try {
     const openMs = ms(t);
     t = performance.now();
     await migrateToLatest(database.db);
     const migrateMs = ms(t);
-    const container = createContainer(config, database);
+    notifier = database.kind === 'server' ? createPostgresNotifier(database.connection, database.pool, console) : createLocalNotifier();
+    await notifier.start();
+    const container = createContainer(config, database, undefined, { notifier });
     t = performance.now();
     const heads = await seedSimulatedPanel(database.db, { size: options.heads, clock: container.clock });
     const seedMs = ms(t);
     const app = await buildApp(container);
-    await app.listen({ host: '127.0.0.1', port: 0 });
+    // Requests counted in the server as they arrive: SQL and CPU per request are divided by what
+    // the server was asked to do, not by what the load generator saw finish (it abandons the
+    // requests in flight when it stops, and the server still does their work).
+    let requests = 0;
+    app.addHook('onRequest', async () => void (requests += 1));
+    t = performance.now();
+    jobs = createJobRunner(database.connection, jobDefinitions(container), app.log);
+    await jobs.start({ work: true });
+    container.timers.use(jobs);
+    const jobsMs = ms(t);
+    const control = createAppControl({ config, database, container, counters: { queries, otherQueries } });
+    // A deep accept queue (the kernel caps it at net.core.somaxconn): the wait scenario opens
+    // thousands of connections in bursts.
+    await app.listen({ host: '127.0.0.1', port: 0, backlog: 4096 });
     const address = app.server.address();
     if (!address || typeof address === 'string') throw new Error('app server: no TCP address');
     return {
       port: address.port,
-      info: { database: database.kind === 'server' ? 'postgresql' : 'embedded (PGlite)', heads, openMs, migrateMs, seedMs },
+      info: {
+        database: database.kind === 'server' ? 'postgresql' : 'embedded (PGlite)',
+        heads,
+        poolSize: config.databasePoolSize,
+        notifier: database.kind === 'server' ? 'LISTEN/NOTIFY' : 'in-process',
+        openMs,
+        migrateMs,
+        seedMs,
+        jobsMs,
+      },
+      requests: () => requests,
       queries,
+      otherQueries,
+      control: (op, args) => control.run(op, args),
       async close() {
         try {
           await app.close();
+          await control.close();
         } finally {
-          await database.close();
+          await stopAll();
         }
       },
     };
   } catch (error) {
-    await database.close();
+    await stopAll().catch(() => {});
     throw error;
   }
 });

@@ -7,6 +7,8 @@ import { serveChild } from '../lib/serve-child.ts';
  */
 await serveChild(async () => {
   const app = Fastify({ logger: false });
+  let requests = 0;
+  app.addHook('onRequest', async () => void (requests += 1));
   app.get('/bare', {
     // A response schema, like every app route has, so the baseline also serialises with fast-json-stringify.
     schema: { response: { 200: { type: 'object', properties: { hello: { type: 'string' } }, required: ['hello'] } } },
@@ -14,5 +16,5 @@ await serveChild(async () => {
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('bare server: no TCP address');
-  return { port: address.port, info: { fastify: app.version }, queries: () => 0, close: () => app.close() };
+  return { port: address.port, info: { fastify: app.version }, requests: () => requests, queries: () => 0, close: () => app.close() };
 });
