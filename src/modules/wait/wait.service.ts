@@ -30,6 +30,23 @@ export function createWaitService(deps: { db: Db; notifier: Notifier; lifecycle:
   const { db, notifier, lifecycle, results } = deps;
   const waiters = new Map<string, Set<Waiter>>();
   const reads = new Map<string, Promise<Snapshot | undefined>>();
+  /** Results being built, shared by every waiter of a question that wakes at the same moment. */
+  const building = new Map<string, Promise<Result>>();
+  /** One safety re-check per question with waiters, not one per waiter. */
+  const rechecks = new Map<string, NodeJS.Timeout>();
+
+  // Keyed with `done`: a waiter that saw the question close only shares a build started after it
+  // did, never an older one that could still say in_progress.
+  const resultFor = (accountId: string, id: string, done: boolean): Promise<Result> => {
+    const key = `${id}:${done}`;
+    let pending = building.get(key);
+    if (!pending) {
+      pending = results.forAccount(accountId, id);
+      building.set(key, pending);
+      void pending.finally(() => building.delete(key)).catch(() => undefined);
+    }
+    return pending;
+  };
 
   const read = (id: string) => {
     let pending = reads.get(id);
@@ -79,18 +96,27 @@ export function createWaitService(deps: { db: Db; notifier: Notifier; lifecycle:
           const set = waiters.get(id) ?? new Set<Waiter>();
           set.add(waiter);
           waiters.set(id, set);
+          if (!rechecks.has(id)) {
+            const timer = setInterval(() => {
+              for (const w of waiters.get(id) ?? []) w.wake();
+            }, SAFETY_RECHECK_MS);
+            timer.unref();
+            rechecks.set(id, timer);
+          }
           const timeout = setTimeout(() => finish(false), seconds * 1000);
-          const safety = setInterval(waiter.wake, SAFETY_RECHECK_MS);
           function finish(value: boolean) {
             clearTimeout(timeout);
-            clearInterval(safety);
             set.delete(waiter);
-            if (set.size === 0) waiters.delete(id);
+            if (set.size === 0) {
+              waiters.delete(id);
+              clearInterval(rechecks.get(id));
+              rechecks.delete(id);
+            }
             resolve(value);
           }
         });
       }
-      return { result: await results.forAccount(actor.accountId, id), done };
+      return { result: await resultFor(actor.accountId, id, done), done };
     },
 
     /** How many requests are waiting now (for the benchmark and operators). */
