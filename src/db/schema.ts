@@ -172,6 +172,8 @@ export interface AnswersTable {
   nonce: ColumnType<string | null, string | null | undefined, string | null>;
   locale: ColumnType<string | null, string | null | undefined, string | null>;
   interrupted: Defaulted<boolean>;
+  /** −1 to 1; null without written words or a sentiment model for the language (migration 0008). */
+  sentiment: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface LinkStartsTable {

@@ -402,6 +402,48 @@ describe('every other question type', () => {
   });
 });
 
+describe('sentiment of the written answers (docs/results.md "Sentiment")', () => {
+  it('shares of positive, neutral and negative among answers with words; a filter narrows them', async () => {
+    const q = await ask(t, key, choiceDraft({ n: 20, reason: 'optional' }));
+    const answers: Array<[number, string | undefined]> = [
+      [0, 'I love it, a wonderful and friendly name'], // positive
+      [0, 'Great, short and happy'], // positive
+      [1, 'Terrible, it sounds like a cheap scam'], // negative
+      [1, 'It is a name'], // neutral
+      [1, undefined], // no words: not scored
+    ];
+    for (const [i, head] of pick(answers.length).entries()) await byPanel(q.id, head, { option: answers[i][0], ...(answers[i][1] ? { reason: answers[i][1] } : {}) });
+    const r = await result(q.id);
+    expect(r.nAccepted).toBe(5);
+    expect(r.sentiment).toEqual({ positive: 2 / 4, neutral: 1 / 4, negative: 1 / 4 });
+    // Stored once when recorded, so the result does not score every text again.
+    const stored = await t.db.selectFrom('answers').select(['reason', 'sentiment']).where('question_id', '=', q.id).execute();
+    expect(stored.filter((a) => a.sentiment !== null)).toHaveLength(4);
+    expect(stored.find((a) => a.reason === null)!.sentiment).toBeNull();
+    expect((await result(q.id, '?option=1')).sentiment).toEqual({ positive: 0, neutral: 1 / 2, negative: 1 / 2 });
+    expect((await result(q.id, '?q=great')).sentiment).toEqual({ positive: 1, neutral: 0, negative: 0 });
+  });
+
+  it('answers recorded before scores were stored are scored when loaded', async () => {
+    const q = await ask(t, key, { type: 'free_text', text: 'How was your last bank visit?', n: 10 });
+    for (const [i, head] of pick(2).entries()) await byPanel(q.id, head, { text: ['Awful, rude staff and long queues', 'Lovely and quick, great service'][i] });
+    await t.db.updateTable('answers').set({ sentiment: null }).where('question_id', '=', q.id).execute();
+    t.container.results.invalidate(q.id);
+    expect((await result(q.id)).sentiment).toEqual({ positive: 1 / 2, neutral: 0, negative: 1 / 2 });
+  });
+
+  it('left out when no answer has words, and for languages without a sentiment model', async () => {
+    const silent = await ask(t, key, choiceDraft({ n: 10 }));
+    await byPanel(silent.id, pick(1)[0], { option: 0 });
+    expect(await result(silent.id)).not.toHaveProperty('sentiment');
+    const german = await ask(t, key, { type: 'free_text', text: 'Was würde Sie zum Bankwechsel bewegen?', language: 'de', n: 10 });
+    await byPanel(german.id, pick(1)[0], { text: 'Niedrigere Gebühren, das wäre wunderbar' });
+    const r = await result(german.id);
+    expect(r.nAccepted).toBe(1);
+    expect(r).not.toHaveProperty('sentiment');
+  });
+});
+
 describe(`a result of ${BULK} answers`, () => {
   let q: Json;
 

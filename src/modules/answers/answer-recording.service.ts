@@ -9,6 +9,7 @@ import type { QuestionsRepository } from '../questions/questions.repository.ts';
 import type { LifecycleService } from '../questions/lifecycle.service.ts';
 import type { NormalizedDraft } from '../questions/draft-defaults.ts';
 import { readAnswer, type AnswerInput } from './answer-format.ts';
+import { answerSentiment } from './answer-sentiment.ts';
 import { applyTargeting } from '../panel/targeting.ts';
 
 /**
@@ -139,6 +140,7 @@ export function createAnswerRecordingService(deps: {
             nonce: extra.nonce ?? null,
             locale: extra.locale ?? null,
             interrupted: extra.interrupted ?? false,
+            sentiment: answerSentiment(draft.language, read.text, read.reason),
             answered_at: at,
           })
           .onConflict((oc) => oc.columns(['question_id', 'head_id']).where('head_id', 'is not', null).doNothing())

@@ -14,6 +14,7 @@ import {
   type WrittenAnswer,
 } from './insights.engine.ts';
 import { baseLanguage, stopWordsOf } from './stopwords.ts';
+import { classifySentiment } from '../answers/answer-sentiment.ts';
 import { templatesFor, writeTakeaway } from './takeaway.ts';
 
 /**
@@ -31,8 +32,6 @@ import { templatesFor, writeTakeaway } from './takeaway.ts';
 export const LOCAL_ENGINE = 'wink-nlp-local/1';
 export const KEYWORD_ENGINE = 'keywords-local/1';
 
-/** Sentiment score (wink: −1 to 1) beyond which an answer counts as positive or negative. */
-const SENTIMENT_EDGE = 0.05;
 const CONTENT_POS: Record<string, number> = { NOUN: 1, PROPN: 1, ADJ: 0.9, VERB: 0.6 };
 const KIND: Record<string, Term['kind']> = { NOUN: 'noun', PROPN: 'propn', ADJ: 'adj', VERB: 'verb' };
 const PAIR_WEIGHT = 1.3;
@@ -138,7 +137,8 @@ function analyzeKeywords(text: string, language: string, exclude: Set<string>, q
   return { terms, score: 0 };
 }
 
-const classify = (score: number): Sentiment => (score > SENTIMENT_EDGE ? 'positive' : score < -SENTIMENT_EDGE ? 'negative' : 'neutral');
+/** Results classify an answer's score the same way (answers/answer-sentiment.ts). */
+const classify = classifySentiment;
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 

@@ -24,6 +24,7 @@ export function answerRow(fields: Partial<AnswerRow> = {}): AnswerRow {
     text,
     reason,
     search: [text, reason].filter((s): s is string => s !== null).map((s) => s.toLowerCase()),
+    sentiment: null,
     dwellMs: null,
     pinned: false,
     attestationRef: `att_${seq}`,

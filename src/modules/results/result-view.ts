@@ -5,6 +5,7 @@ import { distributionOf, type DistributionItem } from './distribution.ts';
 import { median } from './result-math.ts';
 import type { AnswerRow } from './results.repository.ts';
 import type { Answer } from './results.schemas.ts';
+import { classifySentiment } from '../answers/answer-sentiment.ts';
 
 /**
  * What a set of answers (all of a question's, or those a filter lets through) adds up to: the
@@ -28,6 +29,30 @@ export interface View {
   answers: Answer[];
   breakdowns: Breakdowns;
   clicks?: Clicks;
+  /** Shares of the scored written answers; absent when none was scored (docs/results.md). */
+  sentiment?: SentimentShares;
+}
+
+export interface SentimentShares {
+  positive: number;
+  neutral: number;
+  negative: number;
+}
+
+/**
+ * Result.sentiment: of the answers whose written words were scored, the share positive, neutral
+ * and negative (each 0–1, adding up to 1); undefined when no answer was scored.
+ */
+export function sentimentOf(rows: readonly AnswerRow[]): SentimentShares | undefined {
+  const counts = { positive: 0, neutral: 0, negative: 0 };
+  let scored = 0;
+  for (const row of rows) {
+    if (row.sentiment === null) continue;
+    counts[classifySentiment(row.sentiment)] += 1;
+    scored += 1;
+  }
+  if (scored === 0) return undefined;
+  return { positive: counts.positive / scored, neutral: counts.neutral / scored, negative: counts.negative / scored };
 }
 
 export function toAnswer(row: AnswerRow): Answer {
@@ -71,5 +96,6 @@ export function viewOf(ctx: QuestionContext, rows: readonly AnswerRow[]): View {
     answers: shownAnswers(rows),
     breakdowns: breakdownsOf(ctx.type, ctx.labels, rows),
     ...(ctx.type === 'click_test' ? { clicks: clickSummary(rows.map((r) => r.taps ?? []), ctx.imageUrl) } : {}),
+    sentiment: sentimentOf(rows),
   };
 }

@@ -87,6 +87,8 @@ export function versionOf(row: Pick<Row, 'updated_at' | 'answered'>): string {
   return `${row.updated_at.getTime()}:${row.answered}`;
 }
 
+const languageOf = (row: Row): string => (row.draft as unknown as NormalizedDraft).language;
+
 function contextOf(row: Row): QuestionContext {
   const draft = row.draft as unknown as NormalizedDraft;
   const type = row.type as QuestionType;
@@ -162,7 +164,7 @@ export function createResultService(deps: { db: Db } & ResultServiceOptions) {
   /** Every answer of the question, with one query. */
   async function load(row: Row, version: string): Promise<ResultEntry> {
     stats.loads += 1;
-    const loaded = await repo.answersOf(row.id);
+    const loaded = await repo.answersOf(row.id, 0, languageOf(row));
     return makeEntry(row, version, { ...loaded, removed: loaded.read - loaded.rows.length });
   }
 
@@ -173,7 +175,7 @@ export function createResultService(deps: { db: Db } & ResultServiceOptions) {
    * counts.
    */
   async function refresh(row: Row, version: string, cached: ResultEntry): Promise<ResultEntry> {
-    const [fresh, { removed, pinned }] = await Promise.all([repo.answersOf(row.id, cached.maxSeq), repo.removedAndPinned(row.id)]);
+    const [fresh, { removed, pinned }] = await Promise.all([repo.answersOf(row.id, cached.maxSeq, languageOf(row)), repo.removedAndPinned(row.id)]);
     const pinnedBefore = cached.rows.filter((r) => r.pinned).map((r) => r.seq);
     const pinnedOld = pinned.filter((seq) => seq <= cached.maxSeq);
     const pinsMoved = pinnedOld.length !== pinnedBefore.length || pinnedOld.some((seq, i) => seq !== pinnedBefore[pinnedBefore.length - 1 - i]);
@@ -270,6 +272,7 @@ export function createResultService(deps: { db: Db } & ResultServiceOptions) {
         refundCredits: row.credits_refunded,
         breakdowns: view.breakdowns.breakdowns,
         ...(view.clicks ? { clicks: view.clicks } : {}),
+        ...(view.sentiment ? { sentiment: view.sentiment } : {}),
         translationLanguage: null,
         filter,
         nUnfiltered: entry.rows.length,

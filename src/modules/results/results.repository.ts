@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Point } from './clicks.ts';
+import { answerSentiment } from '../answers/answer-sentiment.ts';
 
 /**
  * The answers of one question as the results module holds them in memory: one query, only the
@@ -29,6 +30,8 @@ export interface AnswerRow {
   reason: string | null;
   /** Lower-cased text and reason, for the `q` filter. */
   search: string[];
+  /** Sentiment score −1 to 1 (answers/answer-sentiment.ts); null without one. */
+  sentiment: number | null;
   dwellMs: number | null;
   pinned: boolean;
   attestationRef: string;
@@ -59,13 +62,13 @@ export function createResultsRepository(db: Db) {
      * Answers of one question are recorded one at a time (the recorder locks the question row),
      * so seq order is commit order and "after the highest seq seen" misses nothing.
      */
-    async answersOf(questionId: string, afterSeq = 0): Promise<LoadedAnswers> {
+    async answersOf(questionId: string, afterSeq = 0, language = 'en'): Promise<LoadedAnswers> {
       const found = await db
         .selectFrom('answers as a')
         .leftJoin('heads as h', 'h.id', 'a.head_id')
         .select([
           'a.seq', 'a.head_id', 'a.source', 'a.tier', 'a.country', 'a.age_band', 'a.gender', 'a.tags', 'a.answer',
-          'a.option_label', 'a.text', 'a.reason', 'a.dwell_ms', 'a.pinned', 'a.attestation_ref', 'a.answered_at', 'a.removed', 'h.simulated',
+          'a.option_label', 'a.text', 'a.reason', 'a.dwell_ms', 'a.pinned', 'a.attestation_ref', 'a.answered_at', 'a.removed', 'a.sentiment', 'h.simulated',
         ])
         .where('a.question_id', '=', questionId)
         .where('a.seq', '>', afterSeq)
@@ -95,6 +98,8 @@ export function createResultsRepository(db: Db) {
           text: r.text,
           reason: r.reason,
           search,
+          // Answers recorded before scores were stored (migration 0008) are scored here, once.
+          sentiment: r.sentiment ?? (r.text || r.reason ? answerSentiment(language, r.text, r.reason) : null),
           dwellMs: r.dwell_ms,
           pinned: r.pinned,
           attestationRef: r.attestation_ref,
