@@ -124,6 +124,8 @@ export interface QuestionsTable {
   credits_spent: Defaulted<number>;
   credits_refunded: Defaulted<number>;
   answered: Defaulted<number>;
+  /** Answers removed after review; `answered` still counts them (migration 0008). */
+  removed_answers: Defaulted<number>;
   eta_minutes: number;
   open_for_days: Defaulted<number>;
   scheduled_for: Timestamp | null;

@@ -162,6 +162,8 @@ describe('flag review (flag:decide)', () => {
     expect(result.creditsSpent).toBe(9 * per);
     const q = await getQuestion(t, key, question.id);
     expect(q).toMatchObject({ answered: 10, creditsSpent: 9 * per });
+    // The leader line counts the answers the result is about: 9, not the 10 received.
+    expect(q.leaderLine).toBe('Penny leads with 6 of 9 answers (67%)');
 
     // Money: one refund row keyed by the flag; available grows by the answer's credits.
     const refunds = (await ledgerRowsOf(t, key, question.id)).filter((row) => row.kind === 'refund');

@@ -5,7 +5,7 @@ import * as m0003 from './0003-questions.ts';
 import * as m0004 from './0004-answer-links.ts';
 import * as m0006 from './0006-insights.ts';
 import * as m0007 from './0007-flags-and-sharing.ts';
-import * as m0008 from './0008-answer-sentiment.ts';
+import * as m0008 from './0008-sentiment-and-removals.ts';
 
 /** Every migration, in the order it is applied. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -15,5 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004-answer-links': m0004,
   '0006-insights': m0006,
   '0007-flags-and-sharing': m0007,
-  '0008-answer-sentiment': m0008,
+  '0008-sentiment-and-removals': m0008,
 };

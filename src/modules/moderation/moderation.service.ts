@@ -176,7 +176,7 @@ export function createModerationService(deps: { db: Db; clock: Clock; questions:
           at,
         });
         const refunded = posted ? amount : 0;
-        await questions.update(q.id, { tally: JSON.stringify(tally), credits_spent: q.credits_spent - refunded, credits_refunded: q.credits_refunded + refunded, updated_at: at }, tx);
+        await questions.update(q.id, { tally: JSON.stringify(tally), removed_answers: q.removed_answers + 1, credits_spent: q.credits_spent - refunded, credits_refunded: q.credits_refunded + refunded, updated_at: at }, tx);
         const row = await tx.updateTable('answer_flags').set({ status: 'upheld', decided_at: at, refund_credits: refunded }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
         return { row, refunded };
       });

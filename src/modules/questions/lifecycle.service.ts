@@ -95,9 +95,11 @@ export function createLifecycleService(deps: { db: Db; clock: Clock; questions: 
     // (Launched follow-ups get their close timer from the caller's after-commit step via `launched`.)
     const children = locked.filter((c) => c.status === 'draft');
     if (children.length === 0) return;
-    const confidence = leaderConfidence(Object.values(parent.tally), parent.answered);
+    // The answers the parent's result is about: those removed after review are out of the tally.
+    const counted = parent.answered - parent.removed_answers;
+    const confidence = leaderConfidence(Object.values(parent.tally), counted);
     for (const child of children) {
-      const launch = (status === 'complete' || status === 'underfilled') && parent.answered > 0 && meets(confidence, child.min_confidence as Confidence | null);
+      const launch = (status === 'complete' || status === 'underfilled') && counted > 0 && meets(confidence, child.min_confidence as Confidence | null);
       if (launch) {
         const closesAt = new Date(at.getTime() + child.open_for_days * 86_400_000);
         await questions.update(child.id, { status: 'live', live_at: at, closes_at: closesAt, updated_at: at }, tx);

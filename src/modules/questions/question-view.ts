@@ -54,7 +54,8 @@ export function questionView(row: QuestionRow, baseUrl: string): Question {
     creditsReserved: row.credits_reserved,
     creditsSpent: row.credits_spent,
     etaMinutes: row.eta_minutes,
-    leaderLine: leaderLine(row.type, row.tally, row.answered),
+    // Answers removed after review are out of the tally, so out of the count too.
+    leaderLine: leaderLine(row.type, row.tally, row.answered - row.removed_answers),
     refusedCategory: row.refused_category,
     publicCode: row.public_code,
     createdAt: row.created_at.toISOString(),
