@@ -53,6 +53,16 @@ export async function grant(t: TestApp, accountId: string, credits: number): Pro
   await t.container.credits.grant({ accountId, amount: credits, reason: 'Credits for the test' });
 }
 
+/** Environment for suites that make many requests with one key: the per-key and per-IP limits out of the way. */
+export const NO_RATE_LIMITS = { RATE_LIMIT_PER_KEY: '100000', RATE_LIMIT_PER_IP: '100000' } as const;
+
+/** A key of a new account with every scope and `credits` granted (none when 0); `cap` is its daily cap. */
+export async function fundedKey(t: TestApp, credits = 10_000, cap: number | null = null): Promise<TestKey> {
+  const key = await t.makeKey(undefined, cap);
+  if (credits) await grant(t, key.accountId, credits);
+  return key;
+}
+
 export interface Head {
   id: string;
   tier: number;

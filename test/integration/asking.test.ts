@@ -1,26 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
-import {
-  answer,
-  answerAll,
-  ask,
-  askRaw,
-  balanceOf,
-  choiceDraft,
-  DAY,
-  errorOf,
-  estimate,
-  eventsOf,
-  expectReconciled,
-  getQuestion,
-  grant,
-  ledgerRowsOf,
-  money,
-  seedHeads,
-  type Head,
-  type Json,
-} from '../helpers/questions.ts';
+import { answer, answerAll, ask, askRaw, balanceOf, choiceDraft, DAY, errorOf, estimate, eventsOf, expectReconciled, getQuestion, grant, ledgerRowsOf, money, seedHeads, type Head, type Json, fundedKey, NO_RATE_LIMITS } from '../helpers/questions.ts';
 
 /**
  * Asking (spec "POST /v2/questions", "Errors", "Limits"; docs/asking.md; RELIABILITY R1, R3):
@@ -30,7 +11,7 @@ import {
 let t: TestApp;
 let heads: Head[];
 beforeAll(async () => {
-  t = await createTestApp({ env: { RATE_LIMIT_PER_KEY: '100000', RATE_LIMIT_PER_IP: '100000' } });
+  t = await createTestApp({ env: NO_RATE_LIMITS });
   heads = await seedHeads(t, 60);
 });
 afterAll(async () => {
@@ -38,11 +19,7 @@ afterAll(async () => {
 });
 
 /** A new account with credits and one key. */
-async function funded(credits = 10_000, cap: number | null = null): Promise<TestKey> {
-  const key = await t.makeKey(undefined, cap);
-  if (credits) await grant(t, key.accountId, credits);
-  return key;
-}
+const funded = (credits = 10_000, cap: number | null = null): Promise<TestKey> => fundedKey(t, credits, cap);
 
 /** Balance and ledger, for "nothing was spent" comparisons. */
 async function snapshot(key: TestKey) {

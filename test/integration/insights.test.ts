@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
-import { answer, answerAll, ask, choiceDraft, errorOf, grant, seedHeads, sleep, type Head, type Json } from '../helpers/questions.ts';
+import { answer, answerAll, ask, choiceDraft, errorOf, grant, seedHeads, sleep, type Head, type Json, fundedKey, NO_RATE_LIMITS } from '../helpers/questions.ts';
 import { startFakeChatApi, userPayload, type FakeChatApi } from '../helpers/fake-chat-api.ts';
 import { jobDefinitions } from '../../src/jobs/jobs.ts';
 import { JOB_INSIGHTS_FINAL } from '../../src/modules/insights/insights.jobs.ts';
@@ -15,7 +15,7 @@ let t: TestApp;
 let heads: Head[];
 let next = 0;
 beforeAll(async () => {
-  t = await createTestApp({ env: { RATE_LIMIT_PER_KEY: '100000', RATE_LIMIT_PER_IP: '100000' } });
+  t = await createTestApp({ env: NO_RATE_LIMITS });
   heads = await seedHeads(t, 60);
 });
 afterAll(async () => {
@@ -47,11 +47,7 @@ async function answerSome(questionId: string, count: number, written = true): Pr
   await answerAll(t, questionId, some, (i) => (written ? { option: i % 2, reason: REASONS[i % REASONS.length] } : { option: i % 2 }));
 }
 
-async function funded(): Promise<TestKey> {
-  const key = await t.makeKey();
-  await grant(t, key.accountId, 10_000);
-  return key;
-}
+const funded = (): Promise<TestKey> => fundedKey(t);
 
 const get = (key: TestKey, id: string) => t.inject({ method: 'GET', url: `/v2/questions/${id}/insights`, headers: key.auth });
 const post = (key: TestKey, id: string) => t.inject({ method: 'POST', url: `/v2/questions/${id}/insights`, headers: key.auth });

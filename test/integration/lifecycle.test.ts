@@ -1,25 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
-import {
-  answer,
-  answerAll,
-  ask,
-  choiceDraft,
-  DAY,
-  errorOf,
-  eventsOf,
-  expectReconciled,
-  failure,
-  getQuestion,
-  grant,
-  ledgerRowsOf,
-  money,
-  seedHeads,
-  sleep,
-  type Head,
-  type Json,
-} from '../helpers/questions.ts';
+import { answer, answerAll, ask, choiceDraft, DAY, errorOf, eventsOf, expectReconciled, failure, getQuestion, ledgerRowsOf, money, seedHeads, sleep, type Head, type Json, fundedKey, NO_RATE_LIMITS } from '../helpers/questions.ts';
 
 /**
  * The life of a question (docs/lifecycle.md; spec "States and transitions"; RELIABILITY R3):
@@ -30,7 +12,7 @@ import {
 let t: TestApp;
 let heads: Head[];
 beforeAll(async () => {
-  t = await createTestApp({ env: { RATE_LIMIT_PER_KEY: '100000', RATE_LIMIT_PER_IP: '100000' } });
+  t = await createTestApp({ env: NO_RATE_LIMITS });
   heads = await seedHeads(t, 40);
 });
 afterAll(async () => {
@@ -39,11 +21,7 @@ afterAll(async () => {
 });
 
 const START = 10_000;
-async function funded(credits = START): Promise<TestKey> {
-  const key = await t.makeKey();
-  await grant(t, key.accountId, credits);
-  return key;
-}
+const funded = (credits = START): Promise<TestKey> => fundedKey(t, credits);
 
 const cancel = (key: TestKey, id: string) => t.inject({ method: 'POST', url: `/v2/questions/${id}/cancel`, headers: key.auth });
 

@@ -1,23 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
-import {
-  answerAll,
-  ask,
-  choiceDraft,
-  DAY,
-  errorOf,
-  eventsOf,
-  expectReconciled,
-  failure,
-  getQuestion,
-  grant,
-  ledgerRowsOf,
-  money,
-  seedHeads,
-  sleep,
-  type Head,
-  type Json,
-} from '../helpers/questions.ts';
+import { answerAll, ask, choiceDraft, DAY, errorOf, eventsOf, expectReconciled, failure, getQuestion, ledgerRowsOf, money, seedHeads, sleep, type Head, type Json, fundedKey, NO_RATE_LIMITS } from '../helpers/questions.ts';
 import { adminCommands } from '../../src/cli/admin-commands.ts';
 
 /**
@@ -29,7 +12,7 @@ import { adminCommands } from '../../src/cli/admin-commands.ts';
 let t: TestApp;
 let heads: Head[];
 beforeAll(async () => {
-  t = await createTestApp({ env: { RATE_LIMIT_PER_KEY: '100000', RATE_LIMIT_PER_IP: '100000' } });
+  t = await createTestApp({ env: NO_RATE_LIMITS });
   heads = await seedHeads(t, 40);
 });
 afterAll(async () => {
@@ -37,11 +20,7 @@ afterAll(async () => {
 });
 
 const START = 10_000;
-async function funded(credits = START): Promise<TestKey> {
-  const key = await t.makeKey();
-  await grant(t, key.accountId, credits);
-  return key;
-}
+const funded = (credits = START): Promise<TestKey> => fundedKey(t, credits);
 
 /** A question of n = 10 answered by `count` heads (reasons on, so answers are written); `per` is what one answer costs. */
 async function answered(key: TestKey, count: number): Promise<{ question: Json; refs: string[]; per: number }> {

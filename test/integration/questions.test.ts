@@ -1,20 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
-import {
-  answerAll,
-  ask,
-  choiceDraft,
-  errorOf,
-  eventsOf,
-  expectReconciled,
-  getQuestion,
-  grant,
-  ledgerRowsOf,
-  money,
-  seedHeads,
-  type Head,
-  type Json,
-} from '../helpers/questions.ts';
+import { answerAll, ask, choiceDraft, errorOf, eventsOf, expectReconciled, getQuestion, ledgerRowsOf, money, seedHeads, type Head, type Json, fundedKey, NO_RATE_LIMITS } from '../helpers/questions.ts';
 
 /**
  * Reading and organising questions (spec "GET/PATCH /v2/questions", "GET /v2/questions/labels",
@@ -24,18 +10,14 @@ import {
 let t: TestApp;
 let heads: Head[];
 beforeAll(async () => {
-  t = await createTestApp({ env: { RATE_LIMIT_PER_KEY: '100000', RATE_LIMIT_PER_IP: '100000' } });
+  t = await createTestApp({ env: NO_RATE_LIMITS });
   heads = await seedHeads(t, 20);
 });
 afterAll(async () => {
   await t?.close();
 });
 
-async function funded(credits = 100_000): Promise<TestKey> {
-  const key = await t.makeKey();
-  await grant(t, key.accountId, credits);
-  return key;
-}
+const funded = (credits = 100_000): Promise<TestKey> => fundedKey(t, credits);
 
 async function list(key: TestKey, query = ''): Promise<{ questions: Json[]; nextCursor: string | null }> {
   const response = await t.inject({ method: 'GET', url: `/v2/questions${query}`, headers: key.auth });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
-import { ask, choiceDraft, errorOf, grant, seedHeads, type Head, type Json } from '../helpers/questions.ts';
+import { ask, choiceDraft, errorOf, grant, seedHeads, type Head, type Json, NO_RATE_LIMITS } from '../helpers/questions.ts';
 import type { AnswerInput } from '../../src/modules/answers/answer-format.ts';
 import { countryName } from '../../src/modules/catalogues/countries.data.ts';
 
@@ -22,7 +22,7 @@ let profiles: Map<string, { country: string; tier: number; age_band: string; gen
 const BULK = 5000;
 
 beforeAll(async () => {
-  t = await createTestApp({ env: { RATE_LIMIT_PER_KEY: '100000', RATE_LIMIT_PER_IP: '100000' } });
+  t = await createTestApp({ env: NO_RATE_LIMITS });
   heads = await seedHeads(t, BULK);
   const rows = await t.db.selectFrom('heads').select(['id', 'country', 'tier', 'age_band', 'gender', 'tags']).execute();
   profiles = new Map(rows.map((r) => [r.id, r]));

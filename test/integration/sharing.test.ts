@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
-import { answerAll, ask, choiceDraft, DAY, errorOf, getQuestion, grant, seedHeads, sleep, type Head, type Json } from '../helpers/questions.ts';
+import { answerAll, ask, choiceDraft, DAY, errorOf, getQuestion, seedHeads, sleep, type Head, type Json, fundedKey, NO_RATE_LIMITS } from '../helpers/questions.ts';
 import { hashShareToken } from '../../src/modules/sharing/sharing.service.ts';
 
 /**
@@ -12,18 +12,14 @@ import { hashShareToken } from '../../src/modules/sharing/sharing.service.ts';
 let t: TestApp;
 let heads: Head[];
 beforeAll(async () => {
-  t = await createTestApp({ env: { RATE_LIMIT_PER_KEY: '100000', RATE_LIMIT_PER_IP: '100000', PUBLIC_BASE_URL: 'https://headcount.test' } });
+  t = await createTestApp({ env: { ...NO_RATE_LIMITS, PUBLIC_BASE_URL: 'https://headcount.test' } });
   heads = await seedHeads(t, 20);
 });
 afterAll(async () => {
   await Promise.race([t?.close(), sleep(5_000)]);
 });
 
-async function funded(): Promise<TestKey> {
-  const key = await t.makeKey();
-  await grant(t, key.accountId, 10_000);
-  return key;
-}
+const funded = (): Promise<TestKey> => fundedKey(t);
 
 /** A question with labels, an externalRef and a project, answered with written reasons by 4 heads. */
 async function answered(key: TestKey, draft: Json = {}): Promise<{ question: Json; refs: string[] }> {

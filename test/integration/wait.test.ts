@@ -6,22 +6,7 @@ import { openDatabase, type Database } from '../../src/db/database.ts';
 import { createContainer, type Container } from '../../src/container.ts';
 import { buildApp } from '../../src/app.ts';
 import { createPostgresNotifier, type Notifier } from '../../src/lib/notifier.ts';
-import {
-  answer,
-  answerAll,
-  ask,
-  choiceDraft,
-  errorOf,
-  expectReconciled,
-  getQuestion,
-  grant,
-  ledgerRowsOf,
-  money,
-  seedHeads,
-  sleep,
-  type Head,
-  type Json,
-} from '../helpers/questions.ts';
+import { answer, answerAll, ask, choiceDraft, errorOf, expectReconciled, getQuestion, grant, ledgerRowsOf, money, seedHeads, sleep, type Head, type Json, NO_RATE_LIMITS } from '../helpers/questions.ts';
 
 /**
  * GET /v2/questions/{id}/wait (spec "Questions", Limits "wait duration"; docs/lifecycle.md
@@ -33,7 +18,7 @@ let t: TestApp;
 let heads: Head[];
 let key: TestKey;
 beforeAll(async () => {
-  t = await createTestApp({ env: { RATE_LIMIT_PER_KEY: '100000', RATE_LIMIT_PER_IP: '100000' } });
+  t = await createTestApp({ env: NO_RATE_LIMITS });
   heads = await seedHeads(t, 20);
   key = await t.makeKey();
   await grant(t, key.accountId, 1_000_000);
