@@ -26,9 +26,10 @@ export interface ReserveInput {
 export function createCreditHolds(repo: CreditsRepository) {
   return {
     async reserve(input: ReserveInput, tx: Db): Promise<{ availableBefore: number; availableAfter: number }> {
-      await repo.ensureBalance(input.accountId, tx);
-      const before = await repo.balance(input.accountId, tx);
-      if (input.amount === 0) return { availableBefore: before.available, availableAfter: before.available };
+      if (input.amount === 0) {
+        const { available } = await repo.balance(input.accountId, tx);
+        return { availableBefore: available, availableAfter: available };
+      }
       if (input.keyId && input.cap !== null) {
         if (!(await repo.chargeKeyCap(input.keyId, utcDay(input.at), input.amount, input.cap, tx))) {
           const remaining = Math.max(0, input.cap - (await repo.spentToday(input.keyId, utcDay(input.at), tx)));
@@ -47,9 +48,11 @@ export function createCreditHolds(repo: CreditsRepository) {
         .returning(['available'])
         .executeTakeFirst();
       if (!moved) {
-        throw new AppError('insufficient_credits', `This ask needs ${input.amount} credits and ${before.available} are available; nothing was spent.`, {
+        // (No balance row yet is no credits: the row comes with the first grant.)
+        const { available } = await repo.balance(input.accountId, tx);
+        throw new AppError('insufficient_credits', `This ask needs ${input.amount} credits and ${available} are available; nothing was spent.`, {
           needed: input.amount,
-          available: before.available,
+          available,
         });
       }
       const uses = await repo.consumeLots(input.accountId, input.amount, tx);
@@ -65,7 +68,7 @@ export function createCreditHolds(repo: CreditsRepository) {
         tx,
       );
       if (!entry) throw new Error(`ledger reference ${input.uniqueRef} was already posted`);
-      return { availableBefore: before.available, availableAfter: moved.available };
+      return { availableBefore: moved.available + input.amount, availableAfter: moved.available };
     },
 
     /** One answer's share leaves the hold (credits − reserved is unchanged). */

@@ -165,14 +165,12 @@ export function createAskService(deps: Deps) {
         const total = mainTotal + followPrices.reduce((sum, p) => sum + p.creditsTotal, 0);
 
         const id = newId('question');
-        const title = `Asked: "${truncate(main.text, 60)}" (${main.n} × ${perAnswer} credits${followUps.length ? ` + ${followUps.length} follow-up${followUps.length > 1 ? 's' : ''}` : ''})`;
-        const money = await holds.reserve({ accountId: actor.accountId, keyId: actor.keyId, cap: actor.dailyCapCredits, amount: total, questionId: id, uniqueRef: `${id}:ask`, title, at: now }, tx);
 
         const scheduledFor = main.scheduledFor ? new Date(main.scheduledFor) : null;
         const opensAt = scheduledFor ?? now;
         const closesAt = new Date(opensAt.getTime() + openForDays * 86_400_000);
         const status = scheduledFor ? 'scheduled' : 'live';
-        await questions.insert(
+        const row = await questions.insertReturning(
           {
             id,
             account_id: actor.accountId,
@@ -206,8 +204,6 @@ export function createAskService(deps: Deps) {
             parent_id: null,
             min_confidence: null,
             private: isPrivate,
-            key_name: undefined as never,
-            account_kind: undefined as never,
           } as never,
           tx,
         );
@@ -261,6 +257,11 @@ export function createAskService(deps: Deps) {
           payload: { questionId: id, status, creditsReserved: total, followUps: followUps.length },
           at: now,
         });
+
+        // The money last: the account's balance row stays locked from here to the commit, and
+        // asks of one account queue on it, so as little as possible runs after it.
+        const title = `Asked: "${truncate(main.text, 60)}" (${main.n} × ${perAnswer} credits${followUps.length ? ` + ${followUps.length} follow-up${followUps.length > 1 ? 's' : ''}` : ''})`;
+        const money = await holds.reserve({ accountId: actor.accountId, keyId: actor.keyId, cap: actor.dailyCapCredits, amount: total, questionId: id, uniqueRef: `${id}:ask`, title, at: now }, tx);
         if (money.availableBefore >= CREDITS_LOW_THRESHOLD && money.availableAfter < CREDITS_LOW_THRESHOLD) {
           await emitEvent(tx, {
             accountId: actor.accountId,
@@ -271,8 +272,7 @@ export function createAskService(deps: Deps) {
           });
         }
 
-        const row = await questions.find(actor.accountId, id, tx);
-        return { status: 201, body: { question: questionView(row!, deps.publicBaseUrl) } };
+        return { status: 201, body: { question: questionView(row, deps.publicBaseUrl) } };
       }),
       );
 

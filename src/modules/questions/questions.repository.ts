@@ -36,6 +36,19 @@ export function createQuestionsRepository(db: Db) {
         .execute();
     },
 
+    /** Inserts a question and returns it as `find` would, in one statement (the ask's response is built from it). */
+    async insertReturning(row: Omit<Selectable<QuestionsTable>, 'seq' | 'draft' | 'tally' | 'credits_spent' | 'credits_refunded' | 'answered' | 'removed_answers' | 'labels'> & { draft: object; labels: string[] }, tx: Db): Promise<QuestionRow> {
+      const inserted = await tx
+        .with('q', (qb) => qb.insertInto('questions').values({ ...row, draft: JSON.stringify(row.draft), labels: sql`${sql.val(row.labels)}::text[]` as never }).returningAll())
+        .selectFrom('q')
+        .innerJoin('accounts as a', 'a.id', 'q.account_id')
+        .leftJoin('api_keys as k', 'k.id', 'q.key_id')
+        .selectAll('q')
+        .select(['k.name as key_name', 'a.kind as account_kind'])
+        .executeTakeFirstOrThrow();
+      return inserted as QuestionRow;
+    },
+
     /** One question of one account (another account's id finds nothing: R5.4). */
     async find(accountId: string, id: string, tx: Db = db): Promise<QuestionRow | undefined> {
       return withOwner(tx).where('q.account_id', '=', accountId).where('q.id', '=', id).executeTakeFirst() as Promise<QuestionRow | undefined>;
