@@ -3,7 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import { Redis } from 'ioredis';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Container } from './container.ts';
-import { registerErrorHandling } from './http/error-handler.ts';
+import { frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from './http/error-handler.ts';
 import { genRequestId } from './http/request-id.ts';
 import { compileFor } from './http/validation.ts';
 import { buildSerializerFactory } from './http/serializer.ts';
@@ -25,6 +25,7 @@ import { sharingRoutes } from './modules/sharing/sharing.routes.ts';
 import { insightsRoutes } from './modules/insights/insights.routes.ts';
 import { answerPageRoutes } from './web/answer-page/answer-page.routes.ts';
 import { resultsRoutes } from './modules/results/results.routes.ts';
+import { exportsRoutes } from './modules/exports/exports.routes.ts';
 
 export interface BuildOptions {
   /** Pass false to get bare logging-off behaviour in tests regardless of LOG_LEVEL. */
@@ -41,7 +42,8 @@ export async function buildApp(container: Container, options: BuildOptions = {})
     trustProxy: config.nodeEnv === 'production',
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: false },
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors,
     schemaController: { compilersFactory: { buildSerializer: buildSerializerFactory as never } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -90,5 +92,6 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   await app.register(insightsRoutes(container));
   await app.register(answerPageRoutes(container));
   await app.register(resultsRoutes(container));
+  await app.register(exportsRoutes(container));
   return app;
 }

@@ -42,6 +42,22 @@ function fromFastifyError(error: FastifyError): { code: ErrorCode; message?: str
   return null;
 }
 
+/**
+ * Errors the router raises before any route is found (Fastify's `frameworkErrors`), in the same
+ * envelope: a path that does not decode is a 400; a path parameter longer than `maxParamLength`
+ * (set well above every id and token this API issues) names nothing here, so it is a 404 like any
+ * unknown id, not Fastify's bare 414.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return send(reply, request, 'not_found', 'There is nothing here: a part of the path is longer than any id.');
+  return send(reply, request, 'validation_failed', 'The path is not a valid URL.', {
+    validation: [{ field: 'path', code: 'invalid_format', message: 'The path is not a valid URL (a bad percent-encoding).' }],
+  });
+}
+
+/** Longer than any path parameter a route accepts (the longest, a share token, is at most 200). */
+export const MAX_PARAM_LENGTH = 500;
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
