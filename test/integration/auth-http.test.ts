@@ -258,6 +258,8 @@ describe('ids in the path', () => {
     ['an id with a NUL byte', 'drf_%00'],
     ['an id that is only a NUL byte', '%00'],
     ['an id with a percent-encoded slash and dots', '..%2F..%2Fetc'],
+    ['an id longer than the router takes (in the error envelope, not a bare 414)', 'x'.repeat(600)],
+    ['an id with a broken percent-encoding', '%E0%A4%A'],
   ])('every id-bearing route answers %s with 400 or 404', async (_label, id) => {
     const key = await t.makeKey([...SCOPES]);
     const problems: string[] = [];
@@ -265,7 +267,10 @@ describe('ids in the path', () => {
       const request = requestFor(op, { ...key.auth, 'idempotency-key': `k-${op.method}-${op.path}` });
       request.url = op.path.replace(/\{[^}]+\}/g, id);
       const response = await t.app.inject(request);
-      if (response.statusCode !== 400 && response.statusCode !== 404) problems.push(`${op.method} ${request.url} → ${response.statusCode} ${response.body.slice(0, 120)}`);
+      const envelope = (response.json() as { error?: { code?: string; requestId?: string } }).error;
+      if ((response.statusCode !== 400 && response.statusCode !== 404) || !envelope?.code || !envelope.requestId) {
+        problems.push(`${op.method} ${request.url.slice(0, 80)} → ${response.statusCode} ${response.body.slice(0, 120)}`);
+      }
     }
     expect(problems).toEqual([]);
   });
