@@ -42,6 +42,19 @@ export interface RecordOutcome {
   completed?: boolean;
   /** The same nonce was recorded before: this is its outcome again. */
   replayed?: boolean;
+  /**
+   * With `withQuestion`: the question as this call left it (under its row lock), so a caller
+   * can show its state without reading it again (the answer link, docs/answer-link.md).
+   */
+  question?: QuestionAfter;
+}
+
+/** What the recorder knows about the question once the answer is in (or refused). */
+export interface QuestionAfter {
+  status: string;
+  answered: number;
+  n: number;
+  closes_at: Date | null;
 }
 
 export function createAnswerRecordingService(deps: {
@@ -87,11 +100,18 @@ export function createAnswerRecordingService(deps: {
   }
 
   return {
-    async record(questionId: string, from: AnswerFrom, answer: AnswerInput, extra: { dwellMs?: number; nonce?: string; locale?: string; interrupted?: boolean } = {}): Promise<RecordOutcome> {
+    async record(
+      questionId: string,
+      from: AnswerFrom,
+      answer: AnswerInput,
+      extra: { dwellMs?: number; nonce?: string; locale?: string; interrupted?: boolean; withQuestion?: boolean } = {},
+    ): Promise<RecordOutcome> {
       const touched = new Set<string>();
+      let after: QuestionAfter | undefined;
       const outcome = await db.transaction().execute(async (tx): Promise<RecordOutcome> => {
         const q = await questions.lock(questionId, tx);
         if (!q) throw notFound('No such question.');
+        after = { status: q.status, answered: q.answered, n: q.n, closes_at: q.closes_at };
         // A retried page load (same nonce) gets its first outcome back; the question row lock
         // orders it after the first attempt, so it can never be recorded twice.
         if (extra.nonce) {
@@ -160,13 +180,14 @@ export function createAnswerRecordingService(deps: {
         // (lifecycle.service.ts), or a follow-up's own answer would deadlock with this one.
         const completes = answered >= q.n || (q.min_answers !== null && answered >= q.min_answers);
         if (completes) await deps.lifecycle.close(tx, { ...q, answered, credits_spent: spent, tally }, 'complete', at, touched);
+        after = { ...after, answered, status: completes ? 'complete' : q.status };
         await holds.spend(q.account_id, q.credits_per_answer, at, tx);
         if (completes) return { accepted: true, state: answered >= q.n ? 'full' : 'closed', attestationRef, completed: true };
         return { accepted: true, state: 'live', attestationRef };
       });
       for (const id of touched) deps.changed(id);
       if (outcome.completed) await deps.lifecycle.afterCommit();
-      return outcome;
+      return extra.withQuestion && after ? { ...outcome, question: after } : outcome;
     },
   };
 }

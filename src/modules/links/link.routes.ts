@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { Closed, RefOf } from '../../http/schemas/helpers.ts';
+import { AppError } from '../../http/errors.ts';
 import type { Config } from '../../config.ts';
 import type { LinkService } from './link.service.ts';
 import { LinkViewSchema, SubmitBodySchema, SubmitResultSchema } from './link.schemas.ts';
@@ -35,13 +36,22 @@ export function linkRoutes(deps: { links: LinkService; config: Config }): Fastif
       return links.view(request.params.code);
     });
 
+    // The second limit, per link whatever the address. Not app.rateLimit(): its handler runs at most
+    // once per request, so after the route's own per-IP limiter it silently did nothing.
+    const perLink = app.createRateLimit({ max: config.linkLimits.perLinkPerMinute, timeWindow: 60_000, keyGenerator: (request) => `link:${(request.params as { code: string }).code}` });
+
     app.post('/v1/public/link/:code/answers', {
       config: {
         scope: null,
-        // Per IP address and link; a second limit per link is applied in preHandler below.
+        // Per IP address and link; the limit per link is applied in preHandler below.
         rateLimit: { max: config.linkLimits.perIpPer10Minutes, timeWindow: 10 * 60_000, keyGenerator: (request) => `link-ip:${request.ip}:${(request.params as { code: string }).code}` },
       },
-      preHandler: app.rateLimit({ max: config.linkLimits.perLinkPerMinute, timeWindow: 60_000, keyGenerator: (request) => `link:${(request.params as { code: string }).code}` }),
+      preHandler: async (request) => {
+        const limit = await perLink(request);
+        if (!limit.isAllowed && limit.isExceeded) {
+          throw new AppError('rate_limited', `Too many answers to this link just now; retry after ${limit.ttlInSeconds} s.`, undefined, { 'retry-after': String(limit.ttlInSeconds) });
+        }
+      },
       schema: {
         operationId: 'answerThroughLink',
         tags: TAG,

@@ -2,9 +2,9 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { QuestionsTable } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { AppError, notFound, validationError } from '../../http/errors.ts';
 import type { AnswerRecordingService } from '../answers/answer-recording.service.ts';
-import type { AnswerInput } from '../answers/answer-format.ts';
+import { readAnswer, type AnswerInput } from '../answers/answer-format.ts';
 import type { NormalizedDraft } from '../questions/draft-defaults.ts';
 import { TYPE_RULES, type QuestionType } from '../questions/question-types.ts';
 import type { HumanCheck } from './turnstile.ts';
@@ -16,17 +16,26 @@ import type { LinkState, LinkView, SubmitBody } from './link.schemas.ts';
  */
 type Row = Selectable<QuestionsTable>;
 
-export function linkState(row: Row, now: Date): LinkState {
-  switch (row.status) {
+/** What linkState needs of a question: a row, or what the recorder reports after an answer. */
+type StateOf = Pick<Row, 'status' | 'answered' | 'n' | 'closes_at'>;
+
+/**
+ * The state the page shows (docs/answer-link.md): `full` only when every answer asked for came in;
+ * a question that closed with fewer (minAnswers reached, closed by its owner, its window ran out,
+ * cancelled, refused) is `closed`; a follow-up still waiting for its first question is `paused`.
+ */
+export function linkState(q: StateOf, now: Date): LinkState {
+  switch (q.status) {
     case 'live':
-      return row.closes_at && row.closes_at <= now ? 'closed' : row.answered >= row.n ? 'full' : 'live';
+      return q.closes_at && q.closes_at <= now ? 'closed' : q.answered >= q.n ? 'full' : 'live';
     case 'scheduled':
       return 'scheduled';
     case 'draft':
       return 'paused';
     case 'complete':
-      return 'full';
+      return q.answered >= q.n ? 'full' : 'closed';
     default:
+      // underfilled, cancelled, refused
       return 'closed';
   }
 }
@@ -64,6 +73,19 @@ export function createLinkService(deps: { db: Db; clock: Clock; recorder: Answer
     return row;
   }
 
+  /** The question, and whether this page load's nonce already recorded an answer to it: one read. */
+  async function byCodeAndNonce(code: string, nonce: string): Promise<Row & { replayOf: string | null }> {
+    const row = await db
+      .selectFrom('questions as q')
+      .leftJoin('answers as a', (join) => join.onRef('a.question_id', '=', 'q.id').on('a.nonce', '=', nonce))
+      .selectAll('q')
+      .select('a.id as replayOf')
+      .where('q.link_code', '=', code)
+      .executeTakeFirst();
+    if (!row) throw notFound('There is no question at this link.');
+    return row;
+  }
+
   const resultOf = (row: Row) => {
     const show = (row.draft as unknown as NormalizedDraft).publicResults === true && row.public_code !== null;
     return { showResult: show, resultCode: show ? row.public_code : null };
@@ -82,9 +104,33 @@ export function createLinkService(deps: { db: Db; clock: Clock; recorder: Answer
       };
     },
 
+    /**
+     * Cheapest checks first, the human check last, so that nothing spends the person's
+     * single-use token without need:
+     * 1. a nonce that already recorded an answer to this question returns that outcome (a retry
+     *    whose reply was lost): nothing is verified and nothing recorded, whatever the body says,
+     *    so a replay can never carry a new answer past the human check;
+     * 2. a question that takes no answers says so (the same state GET shows);
+     * 3. an answer that does not fit the question is a 400;
+     * 4. only then the human check, and the answer goes to the recorder, which reports the
+     *    question as it left it (no second read).
+     */
     async submit(code: string, body: SubmitBody, remoteIp: string) {
-      const row = await byCode(code);
+      let row = await byCodeAndNonce(code, body.nonce);
+      const replay = (r: Row) => ({ accepted: true, state: linkState(r, clock.now()), ...resultOf(r) });
+      if (row.replayOf) return replay(row);
+
+      const before = linkState(row, clock.now());
+      if (before !== 'live') return { accepted: false, state: before, ...resultOf(row) };
+
+      const read = readAnswer(row.draft as unknown as NormalizedDraft, body.answer as AnswerInput);
+      if (Array.isArray(read)) throw validationError(read);
+
       if (humanCheck.enabled && !(await humanCheck.verify(body.humanCheckToken, remoteIp))) {
+        // A retry sent while the first attempt was still being recorded reuses a spent token:
+        // once that attempt has committed, its outcome is the answer. Otherwise the check failed.
+        row = await byCodeAndNonce(code, body.nonce);
+        if (row.replayOf) return replay(row);
         throw new AppError('human_check_failed');
       }
       // An anonymous answer counts as tier 1 with no profile (ARCHITECTURE §4).
@@ -93,9 +139,9 @@ export function createLinkService(deps: { db: Db; clock: Clock; recorder: Answer
         dwellMs: body.dwellMs ?? 0,
         interrupted: body.interrupted ?? false,
         locale: body.locale,
+        withQuestion: true,
       });
-      const after = await byCode(code);
-      return { accepted: outcome.accepted, state: linkState(after, clock.now()), ...resultOf(after) };
+      return { accepted: outcome.accepted, state: linkState(outcome.question ?? row, clock.now()), ...resultOf(row) };
     },
 
     async started(code: string, nonce: string): Promise<void> {
