@@ -179,6 +179,9 @@ describe('waking up', () => {
     const latest = Math.max(...results.map((r) => started + r.ms)) - completedAt;
     console.info(`200 waits: parked after ${Math.round(parkedAfter)} ms; all answered ${Math.round(latest)} ms after the completing answer`);
     expect(results.every((r) => r.status === 200 && r.body.done === true && r.body.result.status === 'complete')).toBe(true);
+    // One Result, serialized once for all of them: the same body as a plain GET of the result.
+    const fresh = await t.inject({ method: 'GET', url: `/v2/questions/${question.id}/result`, headers: key.auth });
+    for (const r of results) expect(r.body).toEqual({ result: fresh.json().result, done: true });
     // Well before the 20 s timeout (done: true above); generous because CI machines are busy.
     expect(latest).toBeLessThan(10_000);
     expect(t.container.waits.waiting()).toBe(0);

@@ -13,6 +13,7 @@ import type { LifecycleService } from './lifecycle.service.ts';
 import type { AddHeadsService } from './add-heads.service.ts';
 import type { WaitService } from '../wait/wait.service.ts';
 import { DEFAULT_WAIT_SECONDS } from '../wait/wait.service.ts';
+import { createSharedJson } from '../../http/shared-json.ts';
 
 const TAG = ['Questions'];
 const Params = IdParams;
@@ -23,6 +24,7 @@ const REPLAYED_HEADER = {
 };
 
 export function questionsRoutes(deps: { asks: AskService; questions: QuestionsService; lifecycle: LifecycleService; addHeads: AddHeadsService; waits: WaitService }): FastifyPluginAsync {
+  const sendShared = createSharedJson();
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -171,6 +173,10 @@ export function questionsRoutes(deps: { asks: AskService; questions: QuestionsSe
         }),
         response: { 200: Closed({ result: RefOf(ResultSchema), done: Type.Boolean() }) },
       },
-    }, async (request) => deps.waits.wait(actorOf(request), request.params.id, request.query.seconds ?? DEFAULT_WAIT_SECONDS, request.query.minAnswers ?? null));
+    }, async (request, reply) => {
+      const body = await deps.waits.wait(actorOf(request), request.params.id, request.query.seconds ?? DEFAULT_WAIT_SECONDS, request.query.minAnswers ?? null);
+      // Waiters that wake together share one Result: serialize it once for all of them.
+      return sendShared(reply, body.result, String(body.done), body);
+    });
   };
 }
