@@ -31,6 +31,8 @@ import { createTurnstile } from './modules/links/turnstile.ts';
 import { createModerationService } from './modules/moderation/moderation.service.ts';
 import { createSharingService } from './modules/sharing/sharing.service.ts';
 import { createInsights } from './modules/insights/insights.setup.ts';
+import { createHeatmapService } from './modules/exports/heatmap.service.ts';
+import { heatmapUrls } from './modules/exports/heatmap-urls.ts';
 
 export const JOB_GO_LIVE = 'question-go-live';
 export const JOB_EXPIRE = 'question-expire';
@@ -84,17 +86,19 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const addHeads = createAddHeadsService({ db, clock, questions: questionsRepo, holds, pool, effects, publicBaseUrl: config.publicBaseUrl });
   const answers = createAnswerRecordingService({ db, clock, questions: questionsRepo, holds, lifecycle, changed: effects.changed });
   const insights = createInsights(config, db, clock);
-  const results = createResultService({ db, notifier, insights });
+  const heatmapUrl = heatmapUrls(config.publicBaseUrl);
+  const results = createResultService({ db, notifier, insights, heatmapUrl: (id, filter) => heatmapUrl.owner(id, filter) });
   const resultAnswers = createAnswersService({ results });
   const waits = createWaitService({ db, notifier, lifecycle, results });
   const links = createLinkService({ db, clock, recorder: answers, humanCheck: createTurnstile(config.turnstile) });
   const moderation = createModerationService({ db, clock, questions: questionsRepo, credits: creditsRepo, changed: effects.changed });
   const sharing = createSharingService({ db, clock, questions: questionsRepo, results, publicBaseUrl: config.publicBaseUrl });
+  const heatmaps = createHeatmapService({ results, sharing });
   return {
     insights,
     config, clock, database, db, accounts, pool, estimates, catalogues, credits, drafts, projects,
     notifier, timers, holds, lifecycle, asks, questions, addHeads, answers, results, resultAnswers, waits, links,
-    moderation, sharing,
+    moderation, sharing, heatmaps,
   };
 }
 export type Container = ReturnType<typeof createContainer>;

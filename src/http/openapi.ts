@@ -60,6 +60,7 @@ export const TAGS = [
   { name: 'Projects', description: 'Grouping questions.' },
   { name: 'Drafts', description: 'Questions not yet asked.' },
   { name: 'Answer link', description: 'Public endpoints of the page people answer on; no credential.' },
+  { name: 'Exports', description: 'Files made from a result: the click-test heatmap PNG.' },
   { name: 'Public results', description: 'Results a requester chose to show outside the account: the public results page and private share links; no credential.' },
   { name: 'Health', description: 'Liveness and readiness for operators.' },
 ];

@@ -371,7 +371,7 @@ describe('every other question type', () => {
     for (const [i, head] of pick(taps.length).entries()) await byPanel(q.id, head, { taps: taps[i] });
     const r = await result(q.id);
     expect(r.distribution).toEqual([]);
-    expect(r.clicks).toMatchObject({ imageUrl, taps: 6, gridSize: 10, heatmapUrl: null });
+    expect(r.clicks).toMatchObject({ imageUrl, taps: 6, gridSize: 10, heatmapUrl: `${t.config.publicBaseUrl}/v2/questions/${q.id}/heatmap.png` });
     expect(r.clicks.points).toHaveLength(6);
     expect(r.clicks.grid[1 * 10 + 8]).toBe(4); // the four taps near (0.8–0.9, 0.1–0.2)
     // Dense: at least max(2, 2 × 6/100) = 2 taps → the one cell (8, 1): 4 of 6 taps.

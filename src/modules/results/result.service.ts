@@ -81,6 +81,8 @@ export interface ResultServiceOptions {
   cacheEntries?: number;
   /** The latest summary of written answers (Result.insights); one primary-key read. */
   insights?: { latest(questionId: string): Promise<Insights | null> };
+  /** Result.clicks.heatmapUrl of a click test for this filter (exports' heatmap route); default null. */
+  heatmapUrl?: (questionId: string, filter: ResultFilter) => string | null;
 }
 
 export function versionOf(row: Pick<Row, 'updated_at' | 'answered'>): string {
@@ -271,7 +273,7 @@ export function createResultService(deps: { db: Db } & ResultServiceOptions) {
         breakdown: view.breakdowns.breakdown,
         refundCredits: row.credits_refunded,
         breakdowns: view.breakdowns.breakdowns,
-        ...(view.clicks ? { clicks: view.clicks } : {}),
+        ...(view.clicks ? { clicks: { ...view.clicks, heatmapUrl: deps.heatmapUrl?.(row.id, filter) ?? null } } : {}),
         ...(view.sentiment ? { sentiment: view.sentiment } : {}),
         translationLanguage: null,
         filter,

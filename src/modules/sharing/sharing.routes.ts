@@ -15,14 +15,14 @@ const conflict = (description: string) => ({ description, content: { 'applicatio
 export const PUBLIC_RESULTS_MAX_AGE_SECONDS = 60;
 
 /** Results behind a private share link: never stored by a cache, never indexed, the token never sent on as a referrer. */
-function privatePage(reply: FastifyReply): void {
+export function privatePage(reply: FastifyReply): void {
   reply.header('cache-control', 'no-store');
   reply.header('x-robots-tag', 'noindex');
   reply.header('referrer-policy', 'no-referrer');
 }
 
 /** A response header as @fastify/swagger wants it: the schema itself, which it wraps. */
-const header = (value: string) => ({ type: 'string', enum: [value], description: `Always \`${value}\`.` });
+export const header = (value: string) => ({ type: 'string', enum: [value], description: `Always \`${value}\`.` });
 
 /** The public results page and private share links (docs/sharing.md). */
 export function sharingRoutes(deps: { sharing: SharingService }): FastifyPluginAsync {

@@ -12,6 +12,8 @@ import type { QuestionsRepository } from '../questions/questions.repository.ts';
 import { questionView } from '../questions/question-view.ts';
 import type { Question } from '../questions/questions.schemas.ts';
 import type { ResultService } from '../results/result.service.ts';
+import type { Result } from '../results/results.schemas.ts';
+import { heatmapUrls } from '../exports/heatmap-urls.ts';
 import { publicQuestion, publicResult, sharedResult } from './public-view.ts';
 import { SHARE_LINK_DEFAULT_DAYS, type CreateShareLinkBody, type PublicResults, type ShareLink } from './sharing.schemas.ts';
 
@@ -48,11 +50,21 @@ function linkView(row: LinkRow): ShareLink {
   };
 }
 
+/**
+ * A key-protected heatmap URL is of no use outside the account: the public page and share links
+ * point at their own heatmap routes (docs/sharing.md), which need no credential and stop working
+ * with the page or the link.
+ */
+function withHeatmapUrl(result: Result, url: string): Result {
+  return result.clicks ? { ...result, clicks: { ...result.clicks, heatmapUrl: url } } : result;
+}
+
 /** A refused question is never shown outside its account. */
 const showable = (row: QuestionRow) => row.status !== 'refused';
 
 export function createSharingService(deps: { db: Db; clock: Clock; questions: QuestionsRepository; results: Pick<ResultService, 'build'>; publicBaseUrl: string }) {
   const { db, clock, questions, results, publicBaseUrl } = deps;
+  const urls = heatmapUrls(publicBaseUrl);
 
   async function ownQuestion(actor: Actor, id: string) {
     const q = await questions.find(actor.accountId, id);
@@ -62,6 +74,24 @@ export function createSharingService(deps: { db: Db; clock: Clock; questions: Qu
 
   async function view(accountId: string, id: string): Promise<Question> {
     return questionView((await questions.find(accountId, id))!, publicBaseUrl);
+  }
+
+  /** A question whose public results page is on (and not refused), by its public code. */
+  async function publicRow(code: string): Promise<QuestionRow> {
+    const row = await db.selectFrom('questions').selectAll().where('public_code', '=', code).executeTakeFirst();
+    if (!row || (row.draft as unknown as NormalizedDraft).publicResults !== true || !showable(row)) throw notFound('There are no public results at this address.');
+    return row;
+  }
+
+  /** The question of a working (known, not expired, not revoked) share link. */
+  async function sharedRow(token: string): Promise<QuestionRow> {
+    const gone = () => notFound('This share link does not exist, has expired or was revoked.');
+    if (!TOKEN_FORMAT.test(token)) throw gone();
+    const link = await db.selectFrom('share_links').selectAll().where('token_hash', '=', hashShareToken(token)).executeTakeFirst();
+    if (!link || link.revoked_at !== null || link.expires_at <= clock.now()) throw gone();
+    const row = await db.selectFrom('questions').selectAll().where('id', '=', link.question_id).where('account_id', '=', link.account_id).executeTakeFirst();
+    if (!row || !showable(row)) throw gone();
+    return row;
   }
 
   return {
@@ -89,11 +119,13 @@ export function createSharingService(deps: { db: Db; clock: Clock; questions: Qu
 
     /** GET /v1/public/results/{code}: aggregates only (see public-view.ts). */
     async publicResults(code: string): Promise<PublicResults> {
-      const row = await db.selectFrom('questions').selectAll().where('public_code', '=', code).executeTakeFirst();
-      if (!row || (row.draft as unknown as NormalizedDraft).publicResults !== true || !showable(row)) throw notFound('There are no public results at this address.');
+      const row = await publicRow(code);
       const [question, result] = await Promise.all([view(row.account_id, row.id), results.build(row)]);
-      return { question: publicQuestion(question), result: publicResult(result) };
+      return { question: publicQuestion(question), result: withHeatmapUrl(publicResult(result), urls.publicResults(code)) };
     },
+
+    /** The question behind a public results code (its heatmap uses it); 404 as for the page. */
+    publicRow,
 
     /** POST /v2/questions/{id}/share-links: the token is in this response only. */
     async createLink(actor: Actor, id: string, body: CreateShareLinkBody): Promise<ShareLink> {
@@ -154,15 +186,13 @@ export function createSharingService(deps: { db: Db; clock: Clock; questions: Qu
 
     /** GET /v1/public/shared/{token}: the full result with written answers (see public-view.ts). */
     async shared(token: string): Promise<PublicResults> {
-      const gone = () => notFound('This share link does not exist, has expired or was revoked.');
-      if (!TOKEN_FORMAT.test(token)) throw gone();
-      const link = await db.selectFrom('share_links').selectAll().where('token_hash', '=', hashShareToken(token)).executeTakeFirst();
-      if (!link || link.revoked_at !== null || link.expires_at <= clock.now()) throw gone();
-      const row = await db.selectFrom('questions').selectAll().where('id', '=', link.question_id).where('account_id', '=', link.account_id).executeTakeFirst();
-      if (!row || !showable(row)) throw gone();
+      const row = await sharedRow(token);
       const [question, result] = await Promise.all([view(row.account_id, row.id), results.build(row)]);
-      return { question: publicQuestion(question), result: sharedResult(result) };
+      return { question: publicQuestion(question), result: withHeatmapUrl(sharedResult(result), urls.shared(token)) };
     },
+
+    /** The question behind a share link token (its heatmap uses it); 404 as for the link. */
+    sharedRow,
   };
 }
 export type SharingService = ReturnType<typeof createSharingService>;
