@@ -1,5 +1,5 @@
 import { renderAsync } from '@resvg/resvg-js';
-import { encodeRgbaPng } from '../../lib/png.ts';
+import { PNG } from 'pngjs';
 
 /**
  * The click-test heatmap (spec Exports: GET /v2/questions/{id}/heatmap.png; docs/results.md
@@ -147,7 +147,10 @@ export function heatmapSvg(points: readonly TapPoint[], aspect: number = DEFAULT
     const at = Math.round(heat[i] * 255) * 4;
     rgba.set(LUT.subarray(at, at + 4), i * 4);
   }
-  const bitmap = encodeRgbaPng(cols, rows, rgba).toString('base64');
+  // pngjs encodes the small bitmap the SVG stretches (resvg renders SVG; it does not encode raw pixels).
+  const png = new PNG({ width: cols, height: rows });
+  png.data = Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength);
+  const bitmap = PNG.sync.write(png).toString('base64');
   // The bitmap may overhang the picture by less than a cell: it is cut at the edge.
   return (
     open +
