@@ -24,6 +24,7 @@ import { moderationRoutes } from './modules/moderation/moderation.routes.ts';
 import { sharingRoutes } from './modules/sharing/sharing.routes.ts';
 import { insightsRoutes } from './modules/insights/insights.routes.ts';
 import { answerPageRoutes } from './web/answer-page/answer-page.routes.ts';
+import { resultsPageRoutes } from './web/results-page/results-page.routes.ts';
 import { resultsRoutes } from './modules/results/results.routes.ts';
 import { exportsRoutes } from './modules/exports/exports.routes.ts';
 
@@ -91,6 +92,7 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   await app.register(sharingRoutes(container));
   await app.register(insightsRoutes(container));
   await app.register(answerPageRoutes(container));
+  await app.register(resultsPageRoutes(container));
   await app.register(resultsRoutes(container));
   await app.register(exportsRoutes(container));
   return app;

@@ -168,7 +168,7 @@ describe.skipIf(Boolean(missing))('answer page in a browser', () => {
 
       // showResult: the thank-you links the public result.
       const link = page.getByRole('link', { name: 'See the results' });
-      expect(await link.getAttribute('href')).toBe(`/v1/public/results/${q.publicCode}`);
+      expect(await link.getAttribute('href')).toBe(`/r/${q.publicCode}`);
       expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Thank you');
       expectClean(phone);
     });

@@ -16,6 +16,8 @@ export const HIDDEN_ROUTES: readonly RegExp[] = [
   // The answer page (HTML) and its CSS/JS: pages, not API (src/web/answer-page).
   /^\/a\/[^/]+$/,
   /^\/a\/assets\/[^/]+\/[^/]+$/,
+  // The public results page for people (HTML, src/web/results-page).
+  /^\/r\/[^/]+$/,
 ];
 
 type Json = Record<string, unknown>;

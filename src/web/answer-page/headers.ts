@@ -17,16 +17,17 @@ import type { Config } from '../../config.ts';
 export const TURNSTILE_ORIGIN = 'https://challenges.cloudflare.com';
 export const TURNSTILE_SCRIPT = `${TURNSTILE_ORIGIN}/turnstile/v0/api.js?render=explicit`;
 
-export function contentSecurityPolicy(config: Pick<Config, 'nodeEnv' | 'turnstile'>): string {
-  const turnstile = config.turnstile.siteKey ? ` ${TURNSTILE_ORIGIN}` : '';
+export function contentSecurityPolicy(config: Pick<Config, 'nodeEnv' | 'turnstile'>, options: PageOptions = {}): string {
+  const scripts = options.scripts !== false;
+  const turnstile = scripts && config.turnstile.siteKey ? ` ${TURNSTILE_ORIGIN}` : '';
   const media = `'self' https:${config.nodeEnv === 'test' ? ' http://127.0.0.1:*' : ''}`;
   return [
     "default-src 'none'",
-    `script-src 'self'${turnstile}`,
+    scripts ? `script-src 'self'${turnstile}` : "script-src 'none'",
     "style-src 'self'",
     `img-src ${media}`,
     `media-src ${media}`,
-    "connect-src 'self'",
+    scripts ? "connect-src 'self'" : "connect-src 'none'",
     ...(turnstile ? [`frame-src${turnstile}`] : []),
     "base-uri 'none'",
     "form-action 'self'",
@@ -34,13 +35,23 @@ export function contentSecurityPolicy(config: Pick<Config, 'nodeEnv' | 'turnstil
   ].join('; ');
 }
 
-export function pageHeaders(config: Pick<Config, 'nodeEnv' | 'turnstile'>): Record<string, string> {
+/**
+ * `scripts: false` for pages that run none (the public results page, docs/sharing.md): no script
+ * and no request from script is allowed at all. `cacheControl` replaces `no-store` for pages that
+ * show nothing private and may be cached (the same public results the JSON route caches).
+ */
+export interface PageOptions {
+  scripts?: boolean;
+  cacheControl?: string;
+}
+
+export function pageHeaders(config: Pick<Config, 'nodeEnv' | 'turnstile'>, options: PageOptions = {}): Record<string, string> {
   return {
     'content-type': 'text/html; charset=utf-8',
-    'cache-control': 'no-store',
+    'cache-control': options.cacheControl ?? 'no-store',
     'x-robots-tag': 'noindex',
     'referrer-policy': 'no-referrer',
     'x-content-type-options': 'nosniff',
-    'content-security-policy': contentSecurityPolicy(config),
+    'content-security-policy': contentSecurityPolicy(config, options),
   };
 }

@@ -21,9 +21,10 @@ export function jsonForScript(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
-const truncate = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+export const truncate = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 
-function head(assets: AssetBundle, lang: string, title: string, extra = ''): string {
+/** The document's start: language, viewport, no indexing, no referrer, the icon and answer.css (the results page uses it too). */
+export function head(assets: AssetBundle, lang: string, title: string, extra = ''): string {
   const base = `/a/assets/${assets.version}`;
   return `<!doctype html>
 <html lang="${escapeHtml(lang)}" dir="ltr">
@@ -53,7 +54,9 @@ export function answerPage(input: PageInput): string {
   const base = `/a/assets/${assets.version}`;
   const preload = assets.modules.filter((m) => m !== 'answer.js').map((m) => `<link rel="modulepreload" href="${base}/${m}">\n`).join('');
   const turnstile = input.turnstileSiteKey ? `<script src="${TURNSTILE_SCRIPT}" async defer id="turnstile-script"></script>\n` : '';
-  const boot = { code: input.code, view, lang: input.lang, strings, turnstileSiteKey: input.turnstileSiteKey };
+  // The results page's words (results*) are rendered on the server; the script never needs them.
+  const scriptStrings = Object.fromEntries(Object.entries(strings).filter(([key]) => !key.startsWith('results')));
+  const boot = { code: input.code, view, lang: input.lang, strings: scriptStrings, turnstileSiteKey: input.turnstileSiteKey };
   const title = view.state === 'live' ? truncate(view.question.text, 70) : strings.pageTitle;
   return `${head(assets, input.lang, title, `${preload}<script type="module" src="${base}/answer.js"></script>\n${turnstile}`)}
 <body>

@@ -174,7 +174,7 @@ function renderQuestion(view, { focus }) {
 }
 
 function thankYou(result) {
-  const link = result.showResult && result.resultCode ? h('a', { class: 'button secondary', href: `/v1/public/results/${encodeURIComponent(result.resultCode)}` }, t('seeResults')) : null;
+  const link = result.showResult && result.resultCode ? h('a', { class: 'button secondary', href: `/r/${encodeURIComponent(result.resultCode)}` }, t('seeResults')) : null;
   stateScreen({ icon: '✓', title: t('thankYou'), body: h('p', {}, t('thankYouBody')), action: link, tone: 'success' }, { focus: true });
 }
 

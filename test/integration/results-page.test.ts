@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
+import { answerAll, ask, choiceDraft, fundedKey, NO_RATE_LIMITS, seedHeads, sleep, type Head, type Json } from '../helpers/questions.ts';
+import { PUBLIC_RESULTS_MAX_AGE_SECONDS } from '../../src/modules/sharing/sharing.routes.ts';
+
+/**
+ * The public results page for people, `GET /r/{code}` (docs/sharing.md): the same data as
+ * `GET /v1/public/results/{code}` as HTML with no script, cached as long as the JSON, and a
+ * friendly 404 in the browser's language for unknown, malformed and turned-off codes.
+ */
+let t: TestApp;
+let heads: Head[];
+let key: TestKey;
+beforeAll(async () => {
+  t = await createTestApp({ env: { ...NO_RATE_LIMITS, PUBLIC_BASE_URL: 'https://headcount.test' } });
+  heads = await seedHeads(t, 10);
+  key = await fundedKey(t, 100_000);
+});
+afterAll(async () => {
+  await Promise.race([t?.close(), sleep(5_000)]);
+});
+
+const page = (code: string, headers: Record<string, string> = {}) => t.inject({ method: 'GET', url: `/r/${code}`, headers });
+const share = (id: string, on: boolean) => t.inject({ method: 'POST', url: `/v2/questions/${id}/share`, headers: key.auth, payload: { public: on } });
+
+async function publicQuestion(draft: Json = {}): Promise<Json> {
+  const question = await ask(t, key, choiceDraft({ publicResults: true, ...draft }));
+  expect(question.publicCode).toMatch(/^[0-9A-Za-z]{12}$/);
+  return question;
+}
+
+describe('GET /r/{code}', () => {
+  it('renders the public results as HTML with no script, cached like the JSON, never indexed', async () => {
+    const question = await publicQuestion({ text: 'Which name <b>for</b> the app?', context: 'Savings & more', reason: 'optional' });
+    await answerAll(t, question.id, heads.slice(0, 4), (i) => ({ option: i === 0 ? 1 : 0, reason: `Secret reason ${i}` }));
+    const response = await page(question.publicCode);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.headers['cache-control']).toBe(`public, max-age=${PUBLIC_RESULTS_MAX_AGE_SECONDS}`);
+    expect(response.headers['x-robots-tag']).toBe('noindex');
+    expect(response.headers['referrer-policy']).toBe('no-referrer');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    const csp = String(response.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'none'");
+    expect(csp).toContain("style-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+
+    const html = response.body;
+    expect(html).toContain('<html lang="en"');
+    expect(html).not.toMatch(/<script/i);
+    expect(html).toContain('Which name &lt;b&gt;for&lt;/b&gt; the app?');
+    expect(html).toContain('Savings &amp; more');
+    expect(html).toMatch(/<strong class="bar-label">Penny<\/strong>: <span class="bar-share">75%<\/span> \(3 answers\)/);
+    expect(html).toMatch(/<strong class="bar-label">Pocket<\/strong>: <span class="bar-share">25%<\/span> \(1 answer\)/);
+    expect(html).toContain('4 of 10 answers received');
+    expect(html).toContain('Still collecting answers');
+    // The same result the JSON route gives: its verification line and note, and nothing private.
+    const json = (await t.inject({ method: 'GET', url: `/v1/public/results/${question.publicCode}` })).json();
+    expect(json.result.verificationLine).toBeTruthy();
+    expect(html).toContain(json.result.verificationLine.replace(/&/g, '&amp;').replace(/'/g, '&#39;'));
+    expect(html).toContain(json.result.summary.note.replace(/&/g, '&amp;').replace(/'/g, '&#39;'));
+    expect(html).not.toContain('Secret reason');
+    expect(html).not.toContain(question.linkCode);
+    // The stylesheet is the answer page's, at its versioned address.
+    const css = html.match(/<link rel="stylesheet" href="([^"]+)">/)![1];
+    const sheet = await t.inject({ method: 'GET', url: css });
+    expect(sheet.statusCode).toBe(200);
+    expect(sheet.body).toContain('.bar-fill');
+  });
+
+  it('speaks the question language', async () => {
+    const question = await publicQuestion({ language: 'pt-BR', text: 'Qual nome?' });
+    await answerAll(t, question.id, heads.slice(0, 1), { option: 0 });
+    const html = (await page(question.publicCode, { 'accept-language': 'de' })).body;
+    expect(html).toContain('<html lang="pt"');
+    expect(html).toContain('Penny</strong>: <span class="bar-share">100%</span> (1 resposta)');
+    expect(html).toContain('1 de 10 respostas recebidas');
+  });
+
+  it('unknown and malformed codes: a friendly 404 page in the browser language, not cached', async () => {
+    for (const code of ['AAAAAAAAAAAA', 'x', 'not-a-code!', 'A'.repeat(40)]) {
+      const response = await page(encodeURIComponent(code), { 'accept-language': 'fr-CA, en;q=0.5' });
+      expect(response.statusCode, code).toBe(404);
+      expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(response.headers['cache-control']).toBe('no-store');
+      expect(response.headers['x-robots-tag']).toBe('noindex');
+      expect(response.body).toContain('<html lang="fr"');
+      expect(response.body).toContain('Il n’y a pas de résultats à cette adresse');
+    }
+    const english = await page('AAAAAAAAAAAA');
+    expect(english.body).toContain('There are no results at this address');
+  });
+
+  it('a page turned off is a 404 at once; turned on again, only the new code works', async () => {
+    const question = await publicQuestion();
+    expect((await page(question.publicCode)).statusCode).toBe(200);
+    expect((await share(question.id, false)).statusCode).toBe(200);
+    const gone = await page(question.publicCode);
+    expect(gone.statusCode).toBe(404);
+    expect(gone.body).toContain('There are no results at this address');
+    const again = (await share(question.id, true)).json().question.publicCode;
+    expect(again).not.toBe(question.publicCode);
+    expect((await page(again)).statusCode).toBe(200);
+    expect((await page(question.publicCode)).statusCode).toBe(404);
+  });
+
+  it('a question that was never public has no page under any code', async () => {
+    const question = await ask(t, key, choiceDraft());
+    expect(question.publicCode).toBeNull();
+    expect((await page(question.linkCode)).statusCode).toBe(404);
+  });
+
+  it('is not part of the API description', async () => {
+    const paths = Object.keys((await t.inject({ method: 'GET', url: '/openapi.json' })).json().paths);
+    expect(paths.some((p) => p.startsWith('/r/'))).toBe(false);
+  });
+});
