@@ -18,6 +18,8 @@ export const HIDDEN_ROUTES: readonly RegExp[] = [
   /^\/a\/assets\/[^/]+\/[^/]+$/,
   // The public results page for people (HTML, src/web/results-page).
   /^\/r\/[^/]+$/,
+  // The page behind a private share link (HTML, src/web/results-page).
+  /^\/s\/[^/]+$/,
 ];
 
 type Json = Record<string, unknown>;

@@ -1,3 +1,4 @@
+import { NEITHER_LABEL } from '../../modules/answers/answer-format.ts';
 import type { Question } from '../../modules/questions/questions.schemas.ts';
 import type { Result } from '../../modules/results/results.schemas.ts';
 import type { PublicResults } from '../../modules/sharing/sharing.schemas.ts';
@@ -11,7 +12,13 @@ import type { Strings } from '../answer-page/strings/index.ts';
  * screen reader reads the same thing the bars show; a bar is a small SVG whose filled width is
  * an attribute (the CSP forbids inline styles). Every value from the question or the result is
  * escaped; templates from the string files are escaped too before values go in.
+ *
+ * The `shared` variant is the page behind a private share link (`GET /s/{token}`): the same page
+ * plus what a share link's data carries and the public results do not, the insights summary and
+ * the individual answers with their written text and reasons (docs/sharing.md).
  */
+export type ResultsPageVariant = 'public' | 'shared';
+
 export interface ResultsPageInput {
   data: PublicResults;
   lang: string;
@@ -19,9 +26,13 @@ export interface ResultsPageInput {
   assets: AssetBundle;
   /** Heatmap URLs under this address are made relative, so the page loads them from its own origin. */
   publicBaseUrl: string;
+  /** `public` (default): `/r/{code}`, aggregates only; `shared`: `/s/{token}`, with answers and insights. */
+  variant?: ResultsPageVariant;
 }
 
 type Item = Result['distribution'][number];
+type Answer = Result['answers'][number];
+type Insights = NonNullable<Result['insights']>;
 type Values = Record<string, string>;
 
 /** A template with `{name}` placeholders filled with HTML the caller has already escaped. */
@@ -46,11 +57,19 @@ function formatters(lang: string, s: Strings) {
   const decimal = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
   const integer = new Intl.NumberFormat(lang);
   const plural = new Intl.PluralRules(lang);
+  let time: Intl.DateTimeFormat | null = null;
   return {
     pct: (x: number) => percent.format(x),
     dec: (x: number) => decimal.format(x),
     int: (x: number) => integer.format(x),
     answers: (n: number) => (plural.select(n) === 'one' ? s.resultsAnswersOne : s.resultsAnswersMany).replace('{n}', integer.format(n)),
+    more: (n: number) => (plural.select(n) === 'one' ? s.resultsSharedMoreOne : s.resultsSharedMoreMany).replace('{n}', integer.format(n)),
+    /** An answer's time, in UTC (the server does not know the reader's zone) and said so: "5 Jan 2026, 14:03 UTC". */
+    time: (iso: string) => {
+      time ??= new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' });
+      const date = new Date(iso);
+      return Number.isNaN(date.getTime()) ? iso : time.format(date);
+    },
   };
 }
 type Format = ReturnType<typeof formatters>;
@@ -155,11 +174,14 @@ function clickTest(question: Question, result: Result, s: Strings, f: Format, pu
   return parts.join('\n');
 }
 
-function distribution(question: Question, result: Result, s: Strings, f: Format, publicBaseUrl: string): string {
+function distribution(question: Question, result: Result, s: Strings, f: Format, publicBaseUrl: string, variant: ResultsPageVariant): string {
   const empty = result.nAccepted === 0 ? `<p class="hint">${escapeHtml(s.resultsNoAnswers)}</p>\n` : '';
   switch (question.type) {
-    case 'free_text':
-      return `<p class="results-figure">${fill(s.resultsWritten, { n: f.int(result.nAccepted) })}</p>\n<p class="hint">${escapeHtml(s.resultsPrivate)}</p>`;
+    case 'free_text': {
+      const count = `<p class="results-figure">${fill(s.resultsWritten, { n: f.int(result.nAccepted) })}</p>`;
+      // Behind a share link the answers are listed below; the public page never shows them.
+      return variant === 'shared' ? count : `${count}\n<p class="hint">${escapeHtml(s.resultsPrivate)}</p>`;
+    }
     case 'click_test':
       return empty + clickTest(question, result, s, f, publicBaseUrl);
     case 'ranking':
@@ -189,24 +211,97 @@ function summary(question: Question, result: Result, s: Strings): string {
   return `<section class="results-card" aria-labelledby="summary-heading">\n<h2 id="summary-heading">${escapeHtml(s.resultsSummary)}</h2>\n${lines.join('\n')}\n</section>`;
 }
 
+/** An option an answer or a theme names, in the page's language where the page has a word for it. */
+function namedOption(question: Question, s: Strings, option: string): string {
+  if (question.type === 'yes_mostly_no') {
+    const fixed = ['yes', 'mostly', 'no'].indexOf(option);
+    if (fixed >= 0) return [s.yes, s.mostly, s.no][fixed];
+  }
+  if (question.neither && option === NEITHER_LABEL) return s.neither;
+  return option;
+}
+
+/** One answer: pinned or not, tier and time, then what was chosen, written and why. */
+function answerItem(question: Question, answer: Answer, s: Strings, f: Format): string {
+  const pin = answer.pinned ? `<span class="answer-pin">${escapeHtml(s.resultsSharedPinned)}</span> ` : '';
+  const when = `<time datetime="${escapeHtml(answer.answeredAt)}">${escapeHtml(f.time(answer.answeredAt))}</time>`;
+  const lines = [
+    `<p class="answer-meta">${pin}${fillHtml(s.resultsSharedMeta, { tier: escapeHtml(f.int(answer.tier)), time: when })}</p>`,
+    answer.option === null
+      ? ''
+      : `<p class="answer-choice">${fillHtml(question.type === 'ranking' ? s.resultsSharedRankedFirst : s.resultsSharedChose, {
+          option: `<strong>${escapeHtml(namedOption(question, s, answer.option))}</strong>`,
+        })}</p>`,
+    answer.taps?.length ? `<p class="answer-choice">${fill(s.resultsTaps, { n: f.int(answer.taps.length) })}</p>` : '',
+    answer.text ? `<p class="answer-text">${escapeHtml(answer.text)}</p>` : '',
+    answer.reason ? `<p class="answer-reason">${fill(s.resultsSharedReason, { reason: answer.reason })}</p>` : '',
+  ].filter(Boolean);
+  return `<li class="answer${answer.pinned ? ' pinned' : ''}">\n${lines.join('\n')}\n</li>`;
+}
+
+/**
+ * The answers the result lists (pinned first, then the newest; up to 50), each with its option,
+ * written text and reason, and a line for how many more came in than are listed.
+ */
+function answersSection(question: Question, result: Result, s: Strings, f: Format): string {
+  // The result already lists pinned answers first; a stable partition keeps that true whatever it is given.
+  const shown = [...result.answers.filter((a) => a.pinned), ...result.answers.filter((a) => !a.pinned)];
+  const more = Math.max(0, result.nAccepted - shown.length);
+  if (!shown.length && !more) return '';
+  const list = shown.length ? `<p class="hint">${escapeHtml(s.resultsSharedAnswersHint)}</p>\n<ul class="answers">\n${shown.map((a) => answerItem(question, a, s, f)).join('\n')}\n</ul>\n` : '';
+  const rest = more ? `<p class="answers-more">${escapeHtml(f.more(more))}</p>\n` : '';
+  return `<section class="results-card" aria-labelledby="shared-answers-heading">\n<h2 id="shared-answers-heading">${escapeHtml(s.resultsSharedAnswersHeading)}</h2>\n${list}${rest}</section>`;
+}
+
+/**
+ * The insights summary (docs/insights.md): takeaway, themes with their share and verbatim quotes,
+ * what it is based on and whether it is interim or final. Its words are in the language it was
+ * made in (the account's), said by `lang` on them; the page's own words stay in the page's.
+ */
+function insightsSection(question: Question, insights: Insights, s: Strings, f: Format): string {
+  const lang = `lang="${escapeHtml(insights.language)}"`;
+  const themes = insights.themes.map((theme) => {
+    const text = fillHtml(s.resultsBar, {
+      label: `<strong class="bar-label" ${lang}>${escapeHtml(theme.label)}</strong>`,
+      share: `<span class="bar-share">${escapeHtml(f.pct(theme.share))}</span>`,
+      count: escapeHtml(f.answers(theme.count)),
+    });
+    const option = theme.option === null ? '' : `<p class="ranked-detail">${fillHtml(s.resultsInsightsOption, { option: `<strong>${escapeHtml(namedOption(question, s, theme.option))}</strong>` })}</p>`;
+    const quotes = theme.quotes.map((quote) => `<blockquote class="quote" ${lang}>${escapeHtml(quote)}</blockquote>`).join('\n');
+    return `<li class="theme">\n<p class="bar-text">${text}</p>${bar(theme.share)}\n${option}${quotes}\n</li>`;
+  });
+  const about = `${fill(s.resultsInsightsBasedOn, { n: f.int(insights.basedOn) })} ${escapeHtml(insights.kind === 'final' ? s.resultsInsightsFinal : s.resultsInsightsInterim)}`;
+  return (
+    `<section class="results-card" aria-labelledby="insights-heading">\n<h2 id="insights-heading">${escapeHtml(s.resultsInsightsHeading)}</h2>\n` +
+    `<p class="hint">${escapeHtml(s.resultsInsightsHint)}</p>\n` +
+    (insights.takeaway ? `<p class="takeaway" ${lang}>${escapeHtml(insights.takeaway)}</p>\n` : '') +
+    (themes.length ? `<ul class="themes">\n${themes.join('\n')}\n</ul>\n` : '') +
+    `<p class="hint insights-about">${about}</p>\n</section>`
+  );
+}
+
 export function resultsPage(input: ResultsPageInput): string {
   const { data, strings: s, lang, publicBaseUrl } = input;
+  const variant = input.variant ?? 'public';
   const { question, result } = data;
   const f = formatters(lang, s);
   const collecting = result.status === 'in_progress';
   const status = collecting ? s.resultsLive : s.resultsClosed;
-  return `${head(input.assets, lang, `${truncate(question.text, 60)} · ${s.resultsTitle}`)}
+  const title = variant === 'shared' ? s.resultsSharedTitle : s.resultsTitle;
+  // Only the shared variant shows answers and insights, and only if the data carries them (the public data never does).
+  const extra = variant === 'shared' ? [result.insights ? insightsSection(question, result.insights, s, f) : '', answersSection(question, result, s, f)].filter(Boolean) : [];
+  return `${head(input.assets, lang, `${truncate(question.text, 60)} · ${title}`)}
 <body>
 <main class="page results-page">
-<p class="byline">${escapeHtml(s.resultsTitle)}</p>
+<p class="byline">${escapeHtml(title)}</p>
 <h1 class="question-text">${escapeHtml(question.text)}</h1>
 ${question.context ? `<p class="context">${escapeHtml(question.context)}</p>\n` : ''}<p class="status-line"><span class="status-pill ${collecting ? 'live' : 'closed'}">${escapeHtml(status)}</span> <span class="received">${fill(s.resultsReceived, { n: f.int(result.nAccepted), total: f.int(result.nRequested) })}</span></p>
 <section class="results-card" aria-labelledby="answers-heading">
 <h2 id="answers-heading">${escapeHtml(s.resultsAnswersHeading)}</h2>
-${distribution(question, result, s, f, publicBaseUrl)}
+${distribution(question, result, s, f, publicBaseUrl, variant)}
 </section>
 ${summary(question, result, s)}
-<p class="verification">${escapeHtml(result.verificationLine)}</p>
+${extra.map((section) => `${section}\n`).join('')}<p class="verification">${escapeHtml(result.verificationLine)}</p>
 </main>
 </body>
 </html>

@@ -94,6 +94,25 @@ export const en = {
   resultsWinner: 'Winner: {label}',
   resultsNotFoundTitle: 'There are no results at this address',
   resultsNotFoundBody: 'These results may no longer be public. Ask whoever sent you the link.',
+  // The private share link page (/s/{token}, src/web/results-page): answers and insights.
+  resultsSharedTitle: 'Shared results',
+  resultsSharedAnswersHeading: 'Individual answers',
+  resultsSharedAnswersHint: 'Pinned answers first, then the newest.',
+  resultsSharedPinned: 'Pinned',
+  resultsSharedChose: 'Chose: {option}',
+  resultsSharedRankedFirst: 'Ranked first: {option}',
+  resultsSharedReason: 'Why: {reason}',
+  resultsSharedMeta: 'Tier {tier} · answered {time}',
+  resultsSharedMoreOne: '{n} more answer is not listed here.',
+  resultsSharedMoreMany: '{n} more answers are not listed here.',
+  resultsInsightsHeading: 'What people wrote',
+  resultsInsightsHint: 'A machine-written summary of the written answers and reasons; the quotes are word for word.',
+  resultsInsightsOption: 'Mostly from people who chose {option}',
+  resultsInsightsBasedOn: 'Based on {n} written answers.',
+  resultsInsightsInterim: 'An interim summary, made while answers were still coming in.',
+  resultsInsightsFinal: 'The final summary, made when the question closed.',
+  resultsSharedNotFoundTitle: 'This share link does not work',
+  resultsSharedNotFoundBody: 'It may have expired or been turned off. Ask whoever sent it to you for a new one.',
 };
 
 export type StringKey = keyof typeof en;
