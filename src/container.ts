@@ -30,7 +30,8 @@ import { createLinkService } from './modules/links/link.service.ts';
 import { createTurnstile } from './modules/links/turnstile.ts';
 import { createModerationService } from './modules/moderation/moderation.service.ts';
 import { createSharingService } from './modules/sharing/sharing.service.ts';
-import { createInsights } from './modules/insights/insights.setup.ts';
+import { createInsights, translatorFor } from './modules/insights/insights.setup.ts';
+import { createAnswerTranslations } from './modules/answers/answer-translations.ts';
 import { createHeatmapService } from './modules/exports/heatmap.service.ts';
 import { heatmapUrls } from './modules/exports/heatmap-urls.ts';
 
@@ -85,7 +86,9 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const questions = createQuestionsService({ db, clock, repo: questionsRepo, lifecycle, publicBaseUrl: config.publicBaseUrl });
   const addHeads = createAddHeadsService({ db, clock, questions: questionsRepo, holds, pool, effects, publicBaseUrl: config.publicBaseUrl });
   const answers = createAnswerRecordingService({ db, clock, questions: questionsRepo, holds, lifecycle, changed: effects.changed });
-  const insights = createInsights(config, db, clock);
+  const translator = translatorFor(config);
+  const insights = createInsights(config, db, clock, translator);
+  const answerTranslations = createAnswerTranslations({ db, clock, translator, changed: effects.changed });
   const heatmapUrl = heatmapUrls(config.publicBaseUrl);
   const results = createResultService({ db, notifier, insights, heatmapUrl: (id, filter) => heatmapUrl.owner(id, filter) });
   const resultAnswers = createAnswersService({ results });
@@ -95,7 +98,7 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const sharing = createSharingService({ db, clock, questions: questionsRepo, results, publicBaseUrl: config.publicBaseUrl });
   const heatmaps = createHeatmapService({ results, sharing });
   return {
-    insights,
+    insights, answerTranslations,
     config, clock, database, db, accounts, pool, estimates, catalogues, credits, drafts, projects,
     notifier, timers, holds, lifecycle, asks, questions, addHeads, answers, results, resultAnswers, waits, links,
     moderation, sharing, heatmaps,

@@ -176,6 +176,11 @@ export interface AnswersTable {
   interrupted: Defaulted<boolean>;
   /** −1 to 1; null without written words or a sentiment model for the language (migration 0008). */
   sentiment: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The text and reason in the account's language, and that language; null until translated (migration 0009). */
+  translated_text: ColumnType<string | null, string | null | undefined, string | null>;
+  translated_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  translated_to: ColumnType<string | null, string | null | undefined, string | null>;
+  translation_attempts: Defaulted<number>;
 }
 
 export interface LinkStartsTable {

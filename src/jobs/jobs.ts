@@ -2,6 +2,8 @@ import { JOB_EXPIRE, JOB_GO_LIVE, type Container } from '../container.ts';
 import type { JobDefinition } from './job-runner.ts';
 import { insightsJobs } from '../modules/insights/insights.jobs.ts';
 
+export const JOB_TRANSLATE_ANSWERS = 'answers-translate';
+
 /** Every job of the service, with what runs it. */
 export function jobDefinitions(container: Container): JobDefinition[] {
   const idOf = (data: unknown) => String((data as { id?: unknown })?.id ?? '');
@@ -20,5 +22,19 @@ export function jobDefinitions(container: Container): JobDefinition[] {
       },
     },
     ...insightsJobs(container.insights),
+    // Written answers into the account's language, only when a translation engine is configured.
+    ...(container.answerTranslations.enabled
+      ? [{
+          name: JOB_TRANSLATE_ANSWERS,
+          cron: '* * * * *',
+          handler: async () => {
+            // Drain while full batches go through; answers the engine failed on wait for the next run.
+            for (;;) {
+              const { taken, translated } = await container.answerTranslations.pass(200);
+              if (taken < 200 || translated < taken) break;
+            }
+          },
+        }]
+      : []),
   ];
 }

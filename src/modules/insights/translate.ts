@@ -3,20 +3,24 @@ import type { Summary } from './insights.engine.ts';
 import type { Insights } from './insights.schemas.ts';
 
 /**
- * Optional translation of a summary into the account's language (docs/insights.md), through an
+ * Optional translation of a summary (docs/insights.md) and of written answers (answers/
+ * answer-translations.ts) into the account's language, through an
  * OpenAI-compatible chat-completions API when TRANSLATE_API_URL and TRANSLATE_MODEL are set.
  * Without one, or when it fails or answers with the wrong number of strings, the summary stays in
  * the question's language and `original` is null.
  */
 export interface Translator {
+  /** False for noTranslator: nothing is ever translated. */
+  readonly enabled: boolean;
   /** The strings in `to`, in order; null when they cannot be translated. */
   translate(texts: string[], from: string, to: string): Promise<string[] | null>;
 }
 
-export const noTranslator: Translator = { translate: async () => null };
+export const noTranslator: Translator = { enabled: false, translate: async () => null };
 
 export function createApiTranslator(api: ChatApi, log: { warn(obj: object, msg: string): void }, fetchImpl: Fetch = fetch): Translator {
   return {
+    enabled: true,
     async translate(texts, from, to) {
       if (texts.length === 0) return [];
       const system =

@@ -46,7 +46,7 @@ export function createAnswersService(deps: { results: ResultService }) {
         nUnfiltered: entry.rows.length,
         suppressed,
         answers: await deps.results.withFlags(id, page.map(toAnswer)),
-        translationLanguage: null,
+        translationLanguage: entry.translationLanguage,
         nextCursor: more && page.length ? encodeCursor([page[page.length - 1].seq]) : null,
       };
     },

@@ -59,9 +59,9 @@ export function toAnswer(row: AnswerRow): Answer {
   return {
     option: row.optionLabel,
     text: row.text,
-    translatedText: null,
+    translatedText: row.translatedText,
     reason: row.reason,
-    translatedReason: null,
+    translatedReason: row.translatedReason,
     tier: row.tier,
     attestationRef: row.attestationRef,
     answeredAt: row.answeredAt,

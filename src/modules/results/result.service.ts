@@ -27,7 +27,7 @@ export { RESULT_ANSWERS } from './result-view.ts';
  * is asked for, and kept in memory with the unfiltered aggregates in an LRU bounded by size,
  * tagged with the question's version, (updated_at, answered). Recording an answer changes both:
  * the next read fetches only the answers recorded since (seq after the last one read) and
- * aggregates again in memory; a removed answer, a moved pin (or a count that does not add up)
+ * aggregates again in memory; a removed answer, a moved pin, a new translation (or a count that does not add up)
  * reloads everything. Changes that leave the version alone (a pin) publish "question changed"
  * on the notifier (across processes on a PostgreSQL server), which marks the entry to be checked
  * the same way on its next read; invalidate(id) drops it. Filtered views are computed from the
@@ -54,6 +54,9 @@ export interface ResultEntry {
   ctx: QuestionContext;
   /** Every accepted, not removed answer, newest first. */
   rows: AnswerRow[];
+  /** Answers kept that carry a translation, and the language of those translations (null: none). */
+  translated: number;
+  translationLanguage: string | null;
   /** Answer rows read, removed ones included; the highest seq read; how many were removed. */
   read: number;
   maxSeq: number;
@@ -156,11 +159,20 @@ export function createResultService(deps: { db: Db } & ResultServiceOptions) {
     const { rows } = loaded;
     let simulated = false;
     let panel = 0;
+    let translated = 0;
+    let translationLanguage: string | null = null;
     for (const r of rows) {
       if (r.simulated) simulated = true;
       if (r.profiled) panel += 1;
+      if (r.translatedTo) {
+        translated += 1;
+        translationLanguage ??= r.translatedTo;
+      }
     }
-    return { ...loaded, version, ctx, all: viewOf(ctx, rows), facets: facetsOf(rows), simulated, panel, link: rows.length - panel, filtered: new Map(), dirty: false };
+    return {
+      ...loaded, version, ctx, all: viewOf(ctx, rows), facets: facetsOf(rows), simulated, panel, link: rows.length - panel,
+      translated, translationLanguage, filtered: new Map(), dirty: false,
+    };
   }
 
   /** Every answer of the question, with one query. */
@@ -173,15 +185,17 @@ export function createResultService(deps: { db: Db } & ResultServiceOptions) {
   /**
    * A newer version of a cached question, or one announced as changed: read only the answers
    * recorded since, and aggregate again in memory. Falls back to a full load when anything else
-   * changed: an answer was removed, a pin moved, or fewer answers were found than the question
+   * changed: an answer was removed, a pin moved, an answer was translated, or fewer answers were found than the question
    * counts.
    */
   async function refresh(row: Row, version: string, cached: ResultEntry): Promise<ResultEntry> {
-    const [fresh, { removed, pinned }] = await Promise.all([repo.answersOf(row.id, cached.maxSeq, languageOf(row)), repo.removedAndPinned(row.id)]);
+    const [fresh, { removed, translated, pinned }] = await Promise.all([repo.answersOf(row.id, cached.maxSeq, languageOf(row)), repo.changesOf(row.id)]);
+    const freshTranslated = fresh.rows.filter((r) => r.translatedTo).length;
     const pinnedBefore = cached.rows.filter((r) => r.pinned).map((r) => r.seq);
     const pinnedOld = pinned.filter((seq) => seq <= cached.maxSeq);
     const pinsMoved = pinnedOld.length !== pinnedBefore.length || pinnedOld.some((seq, i) => seq !== pinnedBefore[pinnedBefore.length - 1 - i]);
-    if (removed !== cached.removed || pinsMoved || cached.read + fresh.read < row.answered) return load(row, version);
+    const translationsCame = translated !== cached.translated + freshTranslated;
+    if (removed !== cached.removed || translationsCame || pinsMoved || cached.read + fresh.read < row.answered) return load(row, version);
     stats.refreshes += 1;
     if (fresh.read === 0) return { ...cached, version, dirty: false };
     return makeEntry(row, version, { rows: [...fresh.rows, ...cached.rows], read: cached.read + fresh.read, maxSeq: fresh.maxSeq, removed });
@@ -275,7 +289,7 @@ export function createResultService(deps: { db: Db } & ResultServiceOptions) {
         breakdowns: view.breakdowns.breakdowns,
         ...(view.clicks ? { clicks: { ...view.clicks, heatmapUrl: deps.heatmapUrl?.(row.id, filter) ?? null } } : {}),
         ...(view.sentiment ? { sentiment: view.sentiment } : {}),
-        translationLanguage: null,
+        translationLanguage: entry.translationLanguage,
         filter,
         nUnfiltered: entry.rows.length,
         suppressed: suppressed || view.breakdowns.suppressed,

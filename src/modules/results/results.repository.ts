@@ -28,8 +28,12 @@ export interface AnswerRow {
   optionLabel: string | null;
   text: string | null;
   reason: string | null;
-  /** Lower-cased text and reason, for the `q` filter. */
+  /** Lower-cased text and reason and their translations, for the `q` filter. */
   search: string[];
+  /** In the account's language (`translatedTo`) once the background pass translated them. */
+  translatedText: string | null;
+  translatedReason: string | null;
+  translatedTo: string | null;
   /** Sentiment score −1 to 1 (answers/answer-sentiment.ts); null without one. */
   sentiment: number | null;
   dwellMs: number | null;
@@ -68,7 +72,7 @@ export function createResultsRepository(db: Db) {
         .leftJoin('heads as h', 'h.id', 'a.head_id')
         .select([
           'a.seq', 'a.head_id', 'a.source', 'a.tier', 'a.country', 'a.age_band', 'a.gender', 'a.tags', 'a.answer',
-          'a.option_label', 'a.text', 'a.reason', 'a.dwell_ms', 'a.pinned', 'a.attestation_ref', 'a.answered_at', 'a.removed', 'a.sentiment', 'h.simulated',
+          'a.option_label', 'a.text', 'a.reason', 'a.dwell_ms', 'a.pinned', 'a.attestation_ref', 'a.answered_at', 'a.removed', 'a.sentiment', 'a.translated_text', 'a.translated_reason', 'a.translated_to', 'h.simulated',
         ])
         .where('a.question_id', '=', questionId)
         .where('a.seq', '>', afterSeq)
@@ -78,8 +82,7 @@ export function createResultsRepository(db: Db) {
       const rows = found.filter((r) => !r.removed).map((r): AnswerRow => {
         const answer = (r.answer ?? {}) as StoredAnswer;
         const search: string[] = [];
-        if (r.text) search.push(r.text.toLowerCase());
-        if (r.reason) search.push(r.reason.toLowerCase());
+        for (const value of [r.text, r.reason, r.translated_text, r.translated_reason]) if (value) search.push(value.toLowerCase());
         return {
           seq: r.seq,
           profiled: r.head_id !== null,
@@ -98,6 +101,9 @@ export function createResultsRepository(db: Db) {
           text: r.text,
           reason: r.reason,
           search,
+          translatedText: r.translated_text,
+          translatedReason: r.translated_reason,
+          translatedTo: r.translated_to,
           // Answers recorded before scores were stored (migration 0008) are scored here, once.
           sentiment: r.sentiment ?? (r.text || r.reason ? answerSentiment(language, r.text, r.reason) : null),
           dwellMs: r.dwell_ms,
@@ -109,17 +115,21 @@ export function createResultsRepository(db: Db) {
       return { rows, read: found.length, maxSeq };
     },
 
-    /** How many of the question's answers were removed after review, and the seqs of the pinned ones (ascending). */
-    async removedAndPinned(questionId: string): Promise<{ removed: number; pinned: number[] }> {
+    /**
+     * What can change in answers already read: how many were removed after review, how many of
+     * the others are translated, and the seqs of the pinned ones (ascending).
+     */
+    async changesOf(questionId: string): Promise<{ removed: number; translated: number; pinned: number[] }> {
       const row = await db
         .selectFrom('answers')
         .select([
           sql<number>`count(*) FILTER (WHERE removed)`.as('removed'),
+          sql<number>`count(*) FILTER (WHERE translated_to IS NOT NULL AND NOT removed)`.as('translated'),
           sql<number[] | null>`array_agg(seq ORDER BY seq) FILTER (WHERE pinned AND NOT removed)`.as('pinned'),
         ])
         .where('question_id', '=', questionId)
         .executeTakeFirstOrThrow();
-      return { removed: Number(row.removed), pinned: (row.pinned ?? []).map(Number) };
+      return { removed: Number(row.removed), translated: Number(row.translated), pinned: (row.pinned ?? []).map(Number) };
     },
   };
 }
