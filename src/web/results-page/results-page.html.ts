@@ -222,7 +222,10 @@ function namedOption(question: Question, s: Strings, option: string): string {
 }
 
 /** One answer: pinned or not, tier and time, then what was chosen, written and why. */
-function answerItem(question: Question, answer: Answer, s: Strings, f: Format): string {
+function answerItem(question: Question, answer: Answer, s: Strings, f: Format, translationLanguage: string | null): string {
+  // A translation (docs/results.md "Translations") follows the words as written, marked with its language.
+  const translated = (text: string | null | undefined) =>
+    text ? `<p class="answer-translation"${translationLanguage ? ` lang="${escapeHtml(translationLanguage)}"` : ''}>${fill(s.resultsSharedTranslation, { text })}</p>` : '';
   const pin = answer.pinned ? `<span class="answer-pin">${escapeHtml(s.resultsSharedPinned)}</span> ` : '';
   const when = `<time datetime="${escapeHtml(answer.answeredAt)}">${escapeHtml(f.time(answer.answeredAt))}</time>`;
   const lines = [
@@ -234,7 +237,9 @@ function answerItem(question: Question, answer: Answer, s: Strings, f: Format): 
         })}</p>`,
     answer.taps?.length ? `<p class="answer-choice">${fill(s.resultsTaps, { n: f.int(answer.taps.length) })}</p>` : '',
     answer.text ? `<p class="answer-text">${escapeHtml(answer.text)}</p>` : '',
+    translated(answer.translatedText),
     answer.reason ? `<p class="answer-reason">${fill(s.resultsSharedReason, { reason: answer.reason })}</p>` : '',
+    translated(answer.translatedReason),
   ].filter(Boolean);
   return `<li class="answer${answer.pinned ? ' pinned' : ''}">\n${lines.join('\n')}\n</li>`;
 }
@@ -248,7 +253,7 @@ function answersSection(question: Question, result: Result, s: Strings, f: Forma
   const shown = [...result.answers.filter((a) => a.pinned), ...result.answers.filter((a) => !a.pinned)];
   const more = Math.max(0, result.nAccepted - shown.length);
   if (!shown.length && !more) return '';
-  const list = shown.length ? `<p class="hint">${escapeHtml(s.resultsSharedAnswersHint)}</p>\n<ul class="answers">\n${shown.map((a) => answerItem(question, a, s, f)).join('\n')}\n</ul>\n` : '';
+  const list = shown.length ? `<p class="hint">${escapeHtml(s.resultsSharedAnswersHint)}</p>\n<ul class="answers">\n${shown.map((a) => answerItem(question, a, s, f, result.translationLanguage ?? null)).join('\n')}\n</ul>\n` : '';
   const rest = more ? `<p class="answers-more">${escapeHtml(f.more(more))}</p>\n` : '';
   return `<section class="results-card" aria-labelledby="shared-answers-heading">\n<h2 id="shared-answers-heading">${escapeHtml(s.resultsSharedAnswersHeading)}</h2>\n${list}${rest}</section>`;
 }

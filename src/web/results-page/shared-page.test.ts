@@ -197,3 +197,21 @@ describe('shared results page document', () => {
     expect(html).toContain('<img class="heatmap-layer" src="/v1/public/shared/AbCdEfGhIjKlMnOpQrStUvWxYz012345/heatmap.png"');
   });
 });
+
+describe('translations of written answers', () => {
+  it('follow the words as written, escaped and marked with their language', () => {
+    const html = render(
+      question({ language: 'es' }),
+      result({
+        nAccepted: 1,
+        translationLanguage: 'en',
+        answers: [answer({ text: 'Es <b>corto</b>', translatedText: 'It is <b>short</b>', reason: 'Me gusta', translatedReason: 'I like it' })],
+      }),
+      'es',
+    );
+    expect(html).toContain('<p class="answer-translation" lang="en">Traducción: It is &lt;b&gt;short&lt;/b&gt;</p>');
+    expect(html).toContain('<p class="answer-translation" lang="en">Traducción: I like it</p>');
+    expect(html.indexOf('Es &lt;b&gt;corto')).toBeLessThan(html.indexOf('It is &lt;b&gt;short'));
+    expect(render(question(), result({ nAccepted: 1, answers: [answer({ reason: 'Short' })] }))).not.toContain('answer-translation');
+  });
+});

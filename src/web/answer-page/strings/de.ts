@@ -100,6 +100,7 @@ export const de: Strings = {
   resultsSharedChose: 'Gewählt: {option}',
   resultsSharedRankedFirst: 'Auf Platz 1: {option}',
   resultsSharedReason: 'Warum: {reason}',
+  resultsSharedTranslation: 'Übersetzt: {text}',
   resultsSharedMeta: 'Stufe {tier} · beantwortet am {time}',
   resultsSharedMoreOne: '{n} weitere Antwort wird hier nicht gezeigt.',
   resultsSharedMoreMany: '{n} weitere Antworten werden hier nicht gezeigt.',

@@ -102,6 +102,7 @@ export const en = {
   resultsSharedChose: 'Chose: {option}',
   resultsSharedRankedFirst: 'Ranked first: {option}',
   resultsSharedReason: 'Why: {reason}',
+  resultsSharedTranslation: 'Translated: {text}',
   resultsSharedMeta: 'Tier {tier} · answered {time}',
   resultsSharedMoreOne: '{n} more answer is not listed here.',
   resultsSharedMoreMany: '{n} more answers are not listed here.',

@@ -100,6 +100,7 @@ export const es: Strings = {
   resultsSharedChose: 'Eligió: {option}',
   resultsSharedRankedFirst: 'En primer lugar: {option}',
   resultsSharedReason: 'Por qué: {reason}',
+  resultsSharedTranslation: 'Traducción: {text}',
   resultsSharedMeta: 'Nivel {tier} · respondida el {time}',
   resultsSharedMoreOne: '{n} respuesta más no aparece aquí.',
   resultsSharedMoreMany: '{n} respuestas más no aparecen aquí.',

@@ -100,6 +100,7 @@ export const fr: Strings = {
   resultsSharedChose: 'A choisi : {option}',
   resultsSharedRankedFirst: 'Classée première : {option}',
   resultsSharedReason: 'Pourquoi : {reason}',
+  resultsSharedTranslation: 'Traduction : {text}',
   resultsSharedMeta: 'Niveau {tier} · répondu le {time}',
   resultsSharedMoreOne: '{n} autre réponse n’est pas affichée ici.',
   resultsSharedMoreMany: '{n} autres réponses ne sont pas affichées ici.',

@@ -100,6 +100,7 @@ export const hi: Strings = {
   resultsSharedChose: 'चुना: {option}',
   resultsSharedRankedFirst: 'पहले स्थान पर: {option}',
   resultsSharedReason: 'क्यों: {reason}',
+  resultsSharedTranslation: 'अनुवाद: {text}',
   resultsSharedMeta: 'टियर {tier} · जवाब का समय {time}',
   resultsSharedMoreOne: '{n} और जवाब यहाँ नहीं दिखाया गया है।',
   resultsSharedMoreMany: '{n} और जवाब यहाँ नहीं दिखाए गए हैं।',

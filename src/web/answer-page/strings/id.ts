@@ -100,6 +100,7 @@ export const id: Strings = {
   resultsSharedChose: 'Memilih: {option}',
   resultsSharedRankedFirst: 'Peringkat pertama: {option}',
   resultsSharedReason: 'Alasan: {reason}',
+  resultsSharedTranslation: 'Terjemahan: {text}',
   resultsSharedMeta: 'Tingkat {tier} · dijawab {time}',
   resultsSharedMoreOne: '{n} jawaban lagi tidak ditampilkan di sini.',
   resultsSharedMoreMany: '{n} jawaban lagi tidak ditampilkan di sini.',

@@ -100,6 +100,7 @@ export const pt: Strings = {
   resultsSharedChose: 'Escolheu: {option}',
   resultsSharedRankedFirst: 'Em primeiro lugar: {option}',
   resultsSharedReason: 'Por quê: {reason}',
+  resultsSharedTranslation: 'Tradução: {text}',
   resultsSharedMeta: 'Nível {tier} · respondida em {time}',
   resultsSharedMoreOne: 'Mais {n} resposta não aparece aqui.',
   resultsSharedMoreMany: 'Mais {n} respostas não aparecem aqui.',

@@ -100,6 +100,7 @@ export const tl: Strings = {
   resultsSharedChose: 'Pinili: {option}',
   resultsSharedRankedFirst: 'Inuna: {option}',
   resultsSharedReason: 'Bakit: {reason}',
+  resultsSharedTranslation: 'Salin: {text}',
   resultsSharedMeta: 'Tier {tier} · sumagot noong {time}',
   resultsSharedMoreOne: 'May {n} pang sagot na hindi nakalista rito.',
   resultsSharedMoreMany: 'May {n} pang sagot na hindi nakalista rito.',
