@@ -9,6 +9,7 @@ import { createJobRunner } from './jobs/job-runner.ts';
 import { jobDefinitions } from './jobs/jobs.ts';
 import { createSimulator } from './modules/panel/simulator.ts';
 import { createLocalNotifier, createPostgresNotifier } from './lib/notifier.ts';
+import { answerSentiment } from './modules/answers/answer-sentiment.ts';
 
 /**
  * Start-up: configuration → database (embedded unless DATABASE_URL) → migrations → synthetic panel
@@ -72,6 +73,9 @@ async function main(): Promise<void> {
     return;
   }
   await app.listen({ port: config.port, host: config.host });
+  // Load the sentiment model now, not inside the first answer's transaction (it holds the
+  // question's row lock while the ~100 ms load runs).
+  answerSentiment('en', 'ready', null);
   app.log.info(
     { url: config.publicBaseUrl, database: database.kind === 'server' ? 'postgresql' : `embedded (${config.dataDir})`, ms: Date.now() - started },
     `Headcount is ready: ${config.publicBaseUrl}/docs`,
