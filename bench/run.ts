@@ -9,7 +9,7 @@ import { checkSample, runLoad } from './lib/load.ts';
 import { formatReport, writeJson, type RunReport, type ScenarioReport, type WaitsReport } from './lib/report.ts';
 import { BASELINE_ID, SCENARIOS } from './scenarios/index.ts';
 import type { InAppScenario, Scenario, TargetName, WaitScenario } from './scenarios/types.ts';
-import type { AppServerOptions, DriveResult } from './lib/protocol.ts';
+import { SITEVERIFY_PATH, type AppServerOptions, type DriveResult } from './lib/protocol.ts';
 
 /**
  * `npm run bench`: starts the servers (bare Fastify, the real app on a throwaway database) as child
@@ -43,7 +43,8 @@ function settings(): BenchOptions {
 const options = settings();
 const scenarios = SCENARIOS.filter((s) => s.id === BASELINE_ID || !options.only || options.only.includes(s.id));
 
-const servers = new Map<TargetName, RunningServer>();
+/** The servers under test, and the siteverify stand-in when a scenario passes the human check. */
+const servers = new Map<TargetName | 'siteverify', RunningServer>();
 let database: TempDatabase | null = null;
 let cleaning: Promise<void> | null = null;
 
@@ -72,9 +73,21 @@ async function main(): Promise<RunReport> {
   // Awaited below; marked handled now so a failure while the app starts cannot crash past cleanup.
   bareStart.catch(() => {});
   if (needsApp) {
+    // The app reads its siteverify URL at start, so the stand-in comes first (only when a scenario needs it).
+    const needsSiteverify = scenarios.some((s) => (s.kind ?? 'http') === 'http' && (s as Scenario).humanCheck);
+    const siteverifyStart = needsSiteverify
+      ? startServer('siteverify', new URL('./servers/siteverify.ts', import.meta.url), {}, null).then((s) => (servers.set('siteverify', s), s))
+      : Promise.resolve(null);
+    siteverifyStart.catch(() => {});
     database = await createTempDatabase(options.databaseUrl);
+    const siteverify = await siteverifyStart;
     log(`bench: starting the app on ${database.kind === 'embedded' ? `embedded PGlite in ${database.dataDir}` : 'a temp PostgreSQL database'}, seeding ${options.heads} heads`);
-    const appOptions: AppServerOptions = { dataDir: database.dataDir, databaseUrl: database.databaseUrl, heads: options.heads };
+    const appOptions: AppServerOptions = {
+      dataDir: database.dataDir,
+      databaseUrl: database.databaseUrl,
+      heads: options.heads,
+      turnstileVerifyUrl: siteverify ? siteverify.baseUrl + SITEVERIFY_PATH : null,
+    };
     servers.set('app', await startServer('app', new URL('./servers/app.ts', import.meta.url), appOptions, options.profileDir));
   }
   await bareStart;
@@ -87,6 +100,8 @@ async function main(): Promise<RunReport> {
   const results: ScenarioReport[] = [];
   let waits: WaitsReport | null = null;
   const round2 = (value: number) => Math.round(value * 100) / 100;
+  /** A ratio: two decimals, or two significant figures below 0.1 (a row 150× slower than bare is 0.0067, not 0.01). */
+  const ratioOf = (a: number, b: number) => (a / b >= 0.1 ? round2(a / b) : Number((a / b).toPrecision(2)));
   const perRequest = (count: number, completed: number) => Math.round((count / Math.max(1, completed)) * 1000) / 1000;
 
   /**
@@ -115,17 +130,21 @@ async function main(): Promise<RunReport> {
     const setup = scenario.prepare ? await scenario.prepare(server) : undefined;
     await checkSample(server.baseUrl, scenario, setup);
     await runLoad(server.baseUrl, scenario, { seconds: options.warmupSeconds, connections: options.connections }, setup);
+    // Before the counters are read, so what start and end do themselves is not in the row.
+    await setup?.measured?.start();
     const before = await quiet(server);
     const result = await runLoad(server.baseUrl, scenario, measured, setup);
     const after = await quiet(server);
+    const runFacts = (await setup?.measured?.end()) ?? {};
+    const notOk = Object.entries(result.outcomes ?? {}).reduce((sum, [outcome, count]) => (outcome === 'ok' ? sum : sum + count), 0);
     const handled = after.requests - before.requests;
     // The baseline again right after each row (the bare server is warm by then). Other work on a
     // shared machine moves every number; it moves neighbours alike, so each row's ratio is to the
     // bare run next to it, not to one measured a minute earlier.
     const paired = scenario.id === BASELINE_ID ? result : await runLoad(bare.baseUrl, baseline, measured);
     const insert = scenario.insertBaseline ? await insertTxn(server) : null;
-    const flagged = result.non2xx + result.errors + result.timeouts > 0 || paired.non2xx + paired.errors + paired.timeouts > 0 || (insert?.errors ?? 0) > 0;
-    const vsBare = { requestsPerSecond: round2(result.requestsPerSecond / paired.requestsPerSecond), p50: round2(result.latencyMs.p50 / paired.latencyMs.p50) };
+    const flagged = result.non2xx + result.errors + result.timeouts + notOk > 0 || paired.non2xx + paired.errors + paired.timeouts > 0 || (insert?.errors ?? 0) > 0;
+    const vsBare = { requestsPerSecond: ratioOf(result.requestsPerSecond, paired.requestsPerSecond), p50: ratioOf(result.latencyMs.p50, paired.latencyMs.p50) };
     const row: ScenarioReport = {
       id: scenario.id,
       title: scenario.title,
@@ -135,16 +154,17 @@ async function main(): Promise<RunReport> {
       bare: { requestsPerSecond: paired.requestsPerSecond, p50: paired.latencyMs.p50 },
       vsBare,
       insertTxn: insert,
-      vsInsertTxn: insert ? round2(result.requestsPerSecond / insert.perSecond) : null,
+      vsInsertTxn: insert ? ratioOf(result.requestsPerSecond, insert.perSecond) : null,
       sqlPerRequest: scenario.target === 'bare' ? null : perRequest(after.queries - before.queries, handled),
       otherSqlPerRequest: scenario.target === 'bare' ? null : perRequest(after.otherQueries - before.otherQueries, handled),
       appCpuMsPerRequest: perRequest((after.cpuMicros - before.cpuMicros) / 1000, handled),
-      ...(setup?.facts ? { setup: setup.facts } : {}),
+      ...(setup?.facts || setup?.measured ? { setup: { ...setup.facts, ...runFacts } } : {}),
       flagged,
     };
     log(
       `  ${scenario.id.padEnd(20)} ${String(result.requestsPerSecond).padStart(7)} req/s  p50 ${result.latencyMs.p50.toFixed(2)} ms  p99 ${result.latencyMs.p99.toFixed(2)} ms` +
-        `  (bare ${paired.requestsPerSecond} req/s → ${vsBare.requestsPerSecond}×${insert ? `; insert tx ${insert.perSecond}/s → ${row.vsInsertTxn}×` : ''})${flagged ? '  FLAGGED' : ''}`,
+        `  (bare ${paired.requestsPerSecond} req/s → ${vsBare.requestsPerSecond}×${insert ? `; insert tx ${insert.perSecond}/s → ${row.vsInsertTxn}×` : ''})` +
+        `${result.outcomes ? `  outcomes ${JSON.stringify(result.outcomes)}` : ''}${flagged ? '  FLAGGED' : ''}`,
     );
     return row;
   }
@@ -177,7 +197,7 @@ async function main(): Promise<RunReport> {
       bare: null,
       vsBare: null,
       insertTxn: insert,
-      vsInsertTxn: insert ? round2(run.perSecond / insert.perSecond) : null,
+      vsInsertTxn: insert ? ratioOf(run.perSecond, insert.perSecond) : null,
       sqlPerRequest: perRequest(run.queries, run.completed),
       otherSqlPerRequest: perRequest(run.otherQueries, run.completed),
       appCpuMsPerRequest: perRequest(run.cpuMicros / 1000, run.completed),

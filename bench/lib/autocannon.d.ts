@@ -16,6 +16,8 @@ declare module 'autocannon' {
   interface RequestOptions extends RequestData {
     /** Called before each request on a connection; returns the request to send. */
     setupRequest?: (request: RequestData, context: Record<string, unknown>) => RequestData;
+    /** Called with every response to this request: status and the whole body as a string (requestIterator.js recordBody). */
+    onResponse?: (status: number, body: string, context: Record<string, unknown>, headers: Record<string, string>) => void;
   }
 
   interface Options {

@@ -28,6 +28,8 @@ export interface LoadResult {
   errors: number;
   timeouts: number;
   statusCodes: Record<string, number>;
+  /** Scenarios with `outcome`: the 2xx responses by outcome ('ok' = did its work). */
+  outcomes?: Record<string, number>;
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -38,11 +40,26 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
  */
 const cursors = new WeakMap<Scenario, { next: number }>();
 
-function requestsOf(scenario: Scenario, setup?: RequestSetup): RequestOptions[] {
+function requestsOf(scenario: Scenario, setup?: RequestSetup, outcomes?: Record<string, number>): RequestOptions[] {
   const bodies = (scenario.bodies ?? []).map((body) => JSON.stringify(body));
-  const baseHeaders: Record<string, string> = bodies.length ? JSON_HEADERS : {};
-  const base = { method: scenario.method, path: scenario.path, headers: baseHeaders };
-  if (bodies.length <= 1 && !setup) return [{ ...base, ...(bodies.length ? { body: bodies[0] } : {}) }];
+  const hasBody = bodies.length > 0 || setup?.body !== undefined;
+  const baseHeaders: Record<string, string> = hasBody ? JSON_HEADERS : {};
+  const base = { method: scenario.method, path: setup?.path?.() ?? scenario.path, headers: baseHeaders };
+  // Counts each 2xx body's outcome (scenario.outcome); autocannon hands the body over as a string.
+  const onResponse = outcomes
+    ? (status: number, body: string) => {
+        if (status < 200 || status >= 300) return;
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(body);
+        } catch {
+          parsed = undefined;
+        }
+        const outcome = parsed === undefined ? 'body not JSON' : scenario.outcome!(parsed);
+        outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+      }
+    : undefined;
+  if (bodies.length <= 1 && !setup) return [{ ...base, ...(bodies.length ? { body: bodies[0] } : {}), ...(onResponse ? { onResponse } : {}) }];
   // One cursor shared by all connections: bodies go out in order across the whole run.
   const cursor = cursors.get(scenario) ?? { next: 0 };
   cursors.set(scenario, cursor);
@@ -50,21 +67,25 @@ function requestsOf(scenario: Scenario, setup?: RequestSetup): RequestOptions[] 
     {
       ...base,
       ...(bodies.length === 1 ? { body: bodies[0] } : {}),
-      // Called for every request: its own headers (a fresh Idempotency-Key) and the next body.
+      // Called for every request: its own headers (a fresh Idempotency-Key), path and body.
       setupRequest: (request) => ({
         ...request,
         ...(setup ? { headers: { ...baseHeaders, ...setup.headers() } } : {}),
-        ...(bodies.length > 1 ? { body: bodies[cursor.next++ % bodies.length] } : {}),
+        ...(setup?.path ? { path: setup.path() } : {}),
+        ...(setup?.body ? { body: JSON.stringify(setup.body()) } : bodies.length > 1 ? { body: bodies[cursor.next++ % bodies.length] } : {}),
       }),
+      ...(onResponse ? { onResponse } : {}),
     },
   ];
 }
 
 /** Sends the scenario's first request once; throws unless it has the expected status (200) and shape. */
 export async function checkSample(baseUrl: string, scenario: Scenario, setup?: RequestSetup): Promise<void> {
-  const body = scenario.bodies?.length ? JSON.stringify(scenario.bodies[0]) : undefined;
+  const made = setup?.body ? setup.body() : scenario.bodies?.[0];
+  const body = made === undefined ? undefined : JSON.stringify(made);
   const headers = { ...(body ? JSON_HEADERS : {}), ...setup?.headers() };
-  const response = await fetch(baseUrl + scenario.path, { method: scenario.method, headers, body });
+  const path = setup?.path?.() ?? scenario.path;
+  const response = await fetch(baseUrl + path, { method: scenario.method, headers, body });
   const status = scenario.status ?? 200;
   const text = await response.text();
   let json: unknown;
@@ -75,7 +96,7 @@ export async function checkSample(baseUrl: string, scenario: Scenario, setup?: R
   }
   const problems = response.status !== status ? [`status ${response.status}, expected ${status}`] : json === undefined ? ['body is not JSON'] : scenario.check(json);
   if (problems.length) {
-    throw new Error(`Sample ${scenario.method} ${scenario.path} (${scenario.id}) is not as expected:\n  - ${problems.join('\n  - ')}\n  body: ${text.slice(0, 800)}`);
+    throw new Error(`Sample ${scenario.method} ${path} (${scenario.id}) is not as expected:\n  - ${problems.join('\n  - ')}\n  body: ${text.slice(0, 800)}`);
   }
 }
 
@@ -88,7 +109,8 @@ const round = (ms: number) => Math.round(ms * 1000) / 1000;
 
 export async function runLoad(baseUrl: string, scenario: Scenario, settings: LoadSettings, setup?: RequestSetup): Promise<LoadResult> {
   const times: number[] = [];
-  const instance = autocannon({ url: baseUrl, connections: settings.connections, duration: settings.seconds, requests: requestsOf(scenario, setup) });
+  const outcomes: Record<string, number> | undefined = scenario.outcome ? {} : undefined;
+  const instance = autocannon({ url: baseUrl, connections: settings.connections, duration: settings.seconds, requests: requestsOf(scenario, setup, outcomes) });
   instance.on('response', (_client: unknown, statusCode: number, _bytes: number, ms: number) => {
     if (statusCode >= 200 && statusCode < 300) times.push(ms);
   });
@@ -111,5 +133,6 @@ export async function runLoad(baseUrl: string, scenario: Scenario, settings: Loa
     errors: result.errors,
     timeouts: result.timeouts,
     statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count])),
+    ...(outcomes ? { outcomes } : {}),
   };
 }

@@ -66,6 +66,22 @@ export interface AppControls {
     /** Times are epoch milliseconds with fractions (performance.timeOrigin + performance.now()). */
     result: { startedAt: number; finishedAt: number; committedAt: Record<string, number>; failures: string[] };
   };
+  /**
+   * A question of a fresh account (returns its key) with `answers` accepted panel answers
+   * (profiles from the panel, a reason on most), written in bulk with the question's counters,
+   * tally, credits and the account's hold moved as the recorder would; when `answers` is its n, the
+   * last one goes through the recorder, which completes it, and its final summary is made. Kept
+   * under `id` (a second call returns the same question).
+   */
+  'results.prepare': { args: ResultsWorkload; result: ResultsSetup };
+  /** One more panel answer to that question, through the recorder (the result's incremental refresh). */
+  'results.answer': { args: { id: string }; result: { accepted: boolean; reason: string | null; answered: number } };
+  /** The result cache's counters (ResultService.cacheStats). */
+  'results.cache': { args: Record<string, never>; result: { hits: number; loads: number; refreshes: number; entries: number; bytes: number } };
+  /** Live questions of a fresh account, answerable through their links; returns the link codes. */
+  'links.prepare': { args: { questions: number; n: number }; result: { codes: string[]; questionIds: string[]; ms: number } };
+  /** Link answers stored so far to those questions. */
+  'links.count': { args: { questionIds: string[] }; result: { answers: number } };
   /** process.memoryUsage(), after two full garbage collections when `gc`. */
   memory: { args: { gc: boolean }; result: { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number } };
 }
@@ -107,10 +123,39 @@ export interface AnswersWorkload {
   heads: number;
 }
 
+export interface ResultsWorkload {
+  id: string;
+  /** Answers wanted (the question's n, at most 5,000). */
+  n: number;
+  /** Answers recorded before the run; n = a complete question, fewer = a live one. */
+  answers: number;
+  /** Panel heads at least (topped up when fewer): answers come from distinct heads. */
+  heads: number;
+}
+
+export interface ResultsSetup {
+  secret: string;
+  questionId: string;
+  status: string;
+  answers: number;
+  withReason: number;
+  /** The country with the most answers, and how many of them are tier 1 (for a filtered view). */
+  topCountry: string;
+  topCountryAnswers: number;
+  topCountryTier1: number;
+  ms: number;
+}
+
+/** The siteverify stand-in (servers/siteverify.ts): the secret the app child is configured with, and its path. */
+export const SITEVERIFY_SECRET = 'bench-turnstile-secret';
+export const SITEVERIFY_PATH = '/turnstile/v0/siteverify';
+
 /** Options handed to a server child as its one command-line argument (JSON). */
 export interface AppServerOptions {
   dataDir: string;
   /** A PostgreSQL database made for this run; null = embedded PGlite under dataDir. */
   databaseUrl: string | null;
   heads: number;
+  /** The siteverify stand-in (servers/siteverify.ts) when a scenario passes the human check; null = Cloudflare's (never reached). */
+  turnstileVerifyUrl: string | null;
 }

@@ -108,7 +108,8 @@ export interface RunReport {
   flagged: boolean;
 }
 
-const ratio = (value: number) => `${value.toFixed(2)}×`;
+/** Two decimals, or two significant figures below 0.1, where two decimals would read 0.00× or 0.01×. */
+const ratio = (value: number) => `${value >= 0.1 || value === 0 ? value.toFixed(2) : value.toPrecision(2)}×`;
 
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
@@ -157,6 +158,8 @@ export function formatReport(report: RunReport): string {
   const footer = summary ? [summary] : [];
   const setups = report.scenarios.filter((s) => s.setup).map((s) => `${s.id} ${JSON.stringify(s.setup)}`);
   if (setups.length) footer.push(`Set-up: ${setups.join(' · ')}`);
+  const outcomes = report.scenarios.filter((s) => 'outcomes' in s.result && s.result.outcomes).map((s) => `${s.id} ${JSON.stringify((s.result as LoadResult).outcomes)}`);
+  if (outcomes.length) footer.push(`Outcomes of the 2xx responses ("ok" = did its work): ${outcomes.join(' · ')}`);
   if (report.appServerRssMb !== null) footer.push(`App server RSS: ${report.appServerRssMb.ready} MB when ready, ${report.appServerRssMb.end} MB after the run`);
   const spread = report.baselineSpread;
   footer.push(
@@ -165,9 +168,10 @@ export function formatReport(report: RunReport): string {
   );
   footer.push(`Load average at start ${report.machine.loadAverage.join(' ')}, at end ${report.loadAverageAtEnd.join(' ')} (${report.machine.cpuCount} CPUs)`);
   if (report.flagged) {
-    footer.push('FLAGGED (!): some responses were not 2xx or failed; those rows are not trustworthy:');
+    footer.push('FLAGGED (!): some responses were not 2xx, failed or did not do their work; those rows are not trustworthy:');
     for (const s of report.scenarios.filter((x) => x.flagged)) {
-      footer.push(`  ${s.id}: status codes ${JSON.stringify(s.result.statusCodes)}, errors ${s.result.errors}, timeouts ${s.result.timeouts}`);
+      const rowOutcomes = 'outcomes' in s.result && s.result.outcomes ? `, outcomes ${JSON.stringify(s.result.outcomes)}` : '';
+      footer.push(`  ${s.id}: status codes ${JSON.stringify(s.result.statusCodes)}${rowOutcomes}, errors ${s.result.errors}, timeouts ${s.result.timeouts}`);
       const first = (s.result as RowResult).firstError;
       if (first) footer.push(`    first error: ${first.split('\n')[0]}`);
     }

@@ -2,8 +2,8 @@ import type { AnswersWorkload } from '../lib/protocol.ts';
 import type { InAppScenario } from './types.ts';
 
 /**
- * The answer path, container.answers.record, in a closed loop inside the app child (there is no
- * public answer endpoint yet): per answer, one transaction that locks the question row, checks
+ * The answer path, container.answers.record, in a closed loop inside the app child (a panel
+ * head's answer has no HTTP route; anonymous answers through a link do: links.ts): per answer, one transaction that locks the question row, checks
  * the head (targeting, earlier answers in the variant group), inserts the answer, moves the
  * question's count and tally and the account's reserved credits; after commit, waiters are told.
  * Single-choice questions with n = 5000 from a panel topped up to 20,000 heads; each answer comes

@@ -1,5 +1,6 @@
 import type { RunningServer } from '../lib/child.ts';
 import type { DriveResult, DriveSettings } from '../lib/protocol.ts';
+import type { Outcome } from '../lib/drive.ts';
 import type { WaitsReport } from '../lib/report.ts';
 
 /**
@@ -9,7 +10,9 @@ import type { WaitsReport } from '../lib/report.ts';
  *   one server with autocannon. Each row is paired with a run of the bare route right after it.
  *   A scenario that needs state first (an API key with credits for asks) has `prepare`, run once
  *   on the app child's control channel before the sample request; it returns the headers every
- *   request carries (a function, so each request can get its own Idempotency-Key).
+ *   request carries (a function, so each request can get its own Idempotency-Key), and may make
+ *   each request's path and body (a question it made, a fresh nonce) and do something around
+ *   the measured run (RequestSetup).
  * - `InAppScenario` (kind 'in-app'): work that has no HTTP route (the answer path) driven in a
  *   closed loop inside the app child, through its container; no bare pairing.
  * - `WaitScenario` (kind 'waits'): not throughput: thousands of held long-polls, the memory they
@@ -26,6 +29,20 @@ export type TargetName = 'bare' | 'app';
 export interface RequestSetup {
   /** Headers for one request, called for every request (and the sample). */
   headers(): Record<string, string>;
+  /**
+   * The path of one request, called for every request (and the sample), when it depends on what
+   * prepare made (a question id, a link code); default: the scenario's `path`.
+   */
+  path?(): string;
+  /** The JSON body of one request, called for every request (and the sample): a fresh nonce each; default: the scenario's `bodies`. */
+  body?(): unknown;
+  /**
+   * Around the measured run only (not the sample or warm-up): `start` before the server's
+   * counters are read for it, `end` after they are read again (so their own statements are not in
+   * the row); what `end` returns is added to the row's set-up facts (cache hits during the run,
+   * answers interleaved, answers stored).
+   */
+  measured?: { start(): Promise<void>; end(): Promise<Record<string, unknown>> };
   /** Facts for the report (accounts made, credits granted). */
   facts?: Record<string, unknown>;
 }
@@ -38,10 +55,11 @@ export interface Scenario {
   title: string;
   target: TargetName;
   method: 'GET' | 'POST';
+  /** The request path; for the report only when prepare's RequestSetup.path gives the real one ('/v2/questions/{id}/result'). */
   path: string;
   /**
    * JSON bodies sent in turn, one per request (one body = the same request every time). Several
-   * bodies let a scenario defeat a cache on purpose.
+   * bodies let a scenario defeat a cache on purpose. (A body made per request: RequestSetup.body.)
    */
   bodies?: unknown[];
   /** The status every response should have (200 unless given); others count as non-2xx only when outside 2xx. */
@@ -50,6 +68,17 @@ export interface Scenario {
   prepare?(app: RunningServer): Promise<RequestSetup>;
   /** Pair the row with the plain-insert transaction baseline too. */
   insertBaseline?: boolean;
+  /**
+   * Sorts each 2xx response body of the measured run into an outcome: 'ok' when the request did
+   * its work, a reason when it returned without doing it (an answer not accepted: `full`). The
+   * counts are reported, and any outcome other than 'ok' flags the row, as in the in-app rows.
+   */
+  outcome?(body: unknown): Outcome;
+  /**
+   * The requests pass the answer page's human check (Turnstile): the orchestrator starts a
+   * stand-in for siteverify (servers/siteverify.ts) and points the app at it.
+   */
+  humanCheck?: boolean;
   /**
    * Problems with a sample response body; empty when it has the expected shape. Run before the
    * warm-up: a benchmark of an endpoint that answers the wrong thing measures nothing.

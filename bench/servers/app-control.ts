@@ -7,20 +7,39 @@ import type { Container } from '../../src/container.ts';
 import { SCOPES, type Actor } from '../../src/modules/accounts/scopes.ts';
 import { generateHeads } from '../../src/modules/panel/panel-seed.ts';
 import { seededRng } from '../../src/lib/random.ts';
+import { newId } from '../../src/lib/ids.ts';
+import { randomBase62 } from '../../src/lib/base62.ts';
+import { answerSentiment } from '../../src/modules/answers/answer-sentiment.ts';
 import { drive } from '../lib/drive.ts';
-import type { AnswersWorkload, AppControlName, AppControls } from '../lib/protocol.ts';
+import type { AnswersWorkload, AppControlName, AppControls, ResultsSetup, ResultsWorkload } from '../lib/protocol.ts';
 
 /**
  * The app child's control operations (protocol.ts AppControls), run inside the app process
  * through its container: set-up that has no public route (accounts, keys, grants, a bigger
- * panel), the answer path (no public answer endpoint yet), the plain-insert baseline, and the
- * server side of the 10,000-waits scenario.
+ * panel, a question with 5,000 answers written in bulk, live questions for link answers), the
+ * panel answer path (no HTTP route), the plain-insert baseline, the result cache's counters, and
+ * the server side of the 10,000-waits scenario.
  */
 export const BASELINE_APPLICATION = 'headcount-bench-baseline';
 const SCRATCH_TABLE = 'bench_scratch';
 /** What every bench question asks: single choice, 2 options (12 credits an answer at tier 1). */
 const DRAFT = { type: 'single_choice', text: 'Which name is best for a savings app?', options: [{ label: 'Penny' }, { label: 'Pocket' }] } as const;
 const INSERT_BATCH = 500;
+/** The results workload's question: four options and a reason, so breakdowns, sentiment and the `q` filter have something to work on. */
+const RESULT_DRAFT = {
+  type: 'single_choice',
+  text: 'Which name would you pick for a savings app?',
+  options: [{ label: 'Penny' }, { label: 'Pocket' }, { label: 'Jar' }, { label: 'Stash' }],
+  reason: 'optional',
+} as const;
+/** Reasons people give, per option (what a real result's words look like: short, some positive, some not). */
+const REASONS = [
+  ['Short and easy to remember', 'Sounds friendly and a bit playful', 'Makes me think of saving every penny', 'A bit old fashioned but clear', 'I like how it sounds'],
+  ['Feels like it fits in my pocket, simple', 'Modern and easy to say', 'Clear what it does', 'Not very exciting but fine', 'Great name, I would trust it'],
+  ['Reminds me of a savings jar at home', 'Cute but maybe too childish', 'Simple and honest', 'I love the image of filling a jar', 'Too plain for a bank app'],
+  ['Sounds cool and a bit secret', 'Young and fun', 'Feels like hiding money, not saving it', 'Catchy, easy to find in the app store', 'Not sure, it sounds a bit dodgy'],
+];
+const ENDINGS = ['', '.', ' really', ', honestly', ' to me', '!', ' I think', ' for sure'];
 
 const now = () => performance.timeOrigin + performance.now();
 
@@ -129,6 +148,138 @@ export function createAppControl(deps: { config: Config; database: Database; con
     return outcome.accepted ? 'ok' : (outcome.reason ?? outcome.state);
   }
 
+  // --- results ------------------------------------------------------------------------------------
+  interface ResultsState {
+    setup: ResultsSetup;
+    /** Heads in id order with their profiles; the next one not yet used on this question. */
+    heads: HeadProfile[];
+    nextHead: number;
+  }
+  type HeadProfile = { id: string; tier: number; country: string; age_band: string; gender: string; tags: string[] };
+  const resultWorkloads = new Map<string, Promise<ResultsState>>();
+
+  /** What head i answers: an option leaning by country and age (so segments differ) and, mostly, a reason. */
+  function answerOf(head: HeadProfile, i: number): { option: number; reason?: string } {
+    const rng = seededRng(9_000_001 + i);
+    const lean = (head.country.charCodeAt(0) + head.country.charCodeAt(1) + head.age_band.charCodeAt(0)) % 4;
+    const weights = [40, 28, 20, 12].map((_, k) => [40, 28, 20, 12][(k + lean) % 4]);
+    let r = rng() * 100;
+    let option = 0;
+    while (option < 3 && (r -= weights[option]) >= 0) option++;
+    if (rng() >= 0.7) return { option };
+    const reasons = REASONS[option];
+    return { option, reason: reasons[Math.floor(rng() * reasons.length)] + ENDINGS[Math.floor(rng() * ENDINGS.length)] };
+  }
+
+  /**
+   * `count` answers written in bulk, in one transaction with the question row locked, as the
+   * recorder would leave them one by one: a row each (profile from the panel, option label, reason,
+   * sentiment, the answer's credits, an attestation reference), then the question's answered count,
+   * tally, credits spent and updated_at, and the account's hold (holds.spend) moved once for all.
+   */
+  async function bulkAnswers(questionId: string, heads: HeadProfile[], count: number): Promise<number> {
+    let withReason = 0;
+    await db.transaction().execute(async (tx) => {
+      const row = await tx.selectFrom('questions').selectAll().where('id', '=', questionId).forUpdate().executeTakeFirstOrThrow();
+      if (row.status !== 'live' || row.answered + count > row.n) throw new Error(`question ${questionId} cannot take ${count} answers (${row.status}, ${row.answered}/${row.n})`);
+      const draft = row.draft as unknown as { language: string; options: Array<{ label: string }> };
+      const tally: Record<string, number> = { ...row.tally };
+      const end = container.clock.now().getTime();
+      for (let i = 0; i < count; i += INSERT_BATCH) {
+        const batch = [];
+        for (let k = i; k < Math.min(count, i + INSERT_BATCH); k++) {
+          const head = heads[k];
+          const answer = answerOf(head, k);
+          const label = draft.options[answer.option].label;
+          tally[label] = (tally[label] ?? 0) + 1;
+          if (answer.reason) withReason += 1;
+          batch.push({
+            id: newId('answer'),
+            question_id: questionId,
+            head_id: head.id,
+            source: 'panel',
+            tier: head.tier,
+            country: head.country,
+            age_band: head.age_band,
+            gender: head.gender,
+            tags: sql`${sql.val(head.tags)}::text[]` as never,
+            answer: JSON.stringify(answer),
+            option_label: label,
+            text: null,
+            reason: answer.reason ?? null,
+            credits: row.credits_per_answer,
+            attestation_ref: `att_${randomBase62(16)}`,
+            dwell_ms: 3000 + ((k * 7919) % 20_000),
+            sentiment: answerSentiment(draft.language, null, answer.reason),
+            // Spread over the last two hours, in seq order.
+            answered_at: new Date(end - (count - k) * Math.floor(7_200_000 / count)),
+          });
+        }
+        await tx.insertInto('answers').values(batch).execute();
+      }
+      const at = container.clock.now();
+      await tx
+        .updateTable('questions')
+        .set({ answered: row.answered + count, credits_spent: row.credits_spent + count * row.credits_per_answer, tally: JSON.stringify(tally), updated_at: at })
+        .where('id', '=', questionId)
+        .execute();
+      await container.holds.spend(row.account_id, count * row.credits_per_answer, at, tx);
+    });
+    container.notifier.publish(questionId);
+    return withReason;
+  }
+
+  async function prepareResults(spec: ResultsWorkload): Promise<ResultsState> {
+    const t = performance.now();
+    if (spec.answers > spec.n) throw new Error('results workload: more answers than n');
+    await panelOf(spec.heads);
+    const heads = (await db.selectFrom('heads').select(['id', 'tier', 'country', 'age_band', 'gender', 'tags']).orderBy('id').execute()) as HeadProfile[];
+    if (heads.length < spec.answers + 1) throw new Error(`results workload: ${heads.length} heads for ${spec.answers} answers`);
+    const { actor, secret } = await makeAccount(1_000_000_000);
+    const asked = await container.asks.ask(actor, { draft: { ...RESULT_DRAFT, options: [...RESULT_DRAFT.options], n: spec.n } } as never, randomUUID());
+    const questionId = asked.body.question.id;
+    if (asked.body.question.status !== 'live') throw new Error(`results question is ${asked.body.question.status}, not live`);
+    // A complete question: all but the last in bulk, the last through the recorder, which closes it.
+    const bulk = spec.answers === spec.n ? spec.answers - 1 : spec.answers;
+    let withReason = await bulkAnswers(questionId, heads, bulk);
+    const state: ResultsState = { setup: null as never, heads, nextHead: bulk };
+    if (bulk < spec.answers) {
+      const outcome = await recordNext(state, questionId);
+      if (!outcome.completed) throw new Error(`the last answer did not complete the results question (${outcome.reason ?? outcome.state})`);
+      if (answerOf(heads[bulk], bulk).reason) withReason += 1;
+      // Its final summary now (the insights-final job would make it within a minute, during a measured run).
+      while ((await container.insights.finalPass(50)) === 50);
+    }
+    const question = await db.selectFrom('questions').select(['status', 'answered']).where('id', '=', questionId).executeTakeFirstOrThrow();
+    const top = await db
+      .selectFrom('answers')
+      .select(['country', sql<number>`count(*)::int`.as('answers'), sql<number>`(count(*) FILTER (WHERE tier = 1))::int`.as('tier1')])
+      .where('question_id', '=', questionId)
+      .groupBy('country')
+      .orderBy('answers', 'desc')
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    state.setup = {
+      secret,
+      questionId,
+      status: question.status,
+      answers: question.answered,
+      withReason,
+      topCountry: top.country ?? '',
+      topCountryAnswers: top.answers,
+      topCountryTier1: top.tier1,
+      ms: Math.round(performance.now() - t),
+    };
+    return state;
+  }
+
+  /** The next head's answer through the recorder (the one way answers enter the app). */
+  function recordNext(state: ResultsState, questionId: string) {
+    const k = state.nextHead++;
+    const head = state.heads[k % state.heads.length];
+    return container.answers.record(questionId, { headId: head.id, source: 'panel', tier: 1 }, answerOf(head, k), { withQuestion: true });
+  }
+
   // --- waits --------------------------------------------------------------------------------------
   let waited: { questionIds: string[]; lastHead: string } | null = null;
 
@@ -205,6 +356,51 @@ export function createAppControl(deps: { config: Config; database: Database; con
         }),
       );
       return { startedAt, finishedAt: now(), committedAt, failures };
+    },
+
+    async 'results.prepare'(spec) {
+      let state = resultWorkloads.get(spec.id);
+      if (!state) {
+        state = prepareResults(spec);
+        resultWorkloads.set(spec.id, state);
+        state.catch(() => resultWorkloads.delete(spec.id));
+      }
+      return (await state).setup;
+    },
+
+    async 'results.answer'({ id }) {
+      const state = await resultWorkloads.get(id);
+      if (!state) throw new Error(`no results workload "${id}" (call results.prepare first)`);
+      const outcome = await recordNext(state, state.setup.questionId);
+      return { accepted: outcome.accepted, reason: outcome.reason ?? null, answered: outcome.question?.answered ?? -1 };
+    },
+
+    async 'results.cache'() {
+      return container.results.cacheStats();
+    },
+
+    async 'links.prepare'({ questions, n }) {
+      const t = performance.now();
+      const { actor } = await makeAccount(1_000_000_000);
+      const questionIds: string[] = [];
+      for (let i = 0; i < questions; i++) {
+        const asked = await container.asks.ask(actor, { draft: { ...DRAFT, options: [...DRAFT.options], n, reason: 'optional' } } as never, randomUUID());
+        if (asked.body.question.status !== 'live') throw new Error(`link question is ${asked.body.question.status}, not live`);
+        questionIds.push(asked.body.question.id);
+      }
+      const rows = await db.selectFrom('questions').select(['id', 'link_code']).where('id', 'in', questionIds).execute();
+      const codeOf = new Map(rows.map((r) => [r.id, r.link_code]));
+      return { codes: questionIds.map((id) => codeOf.get(id)!), questionIds, ms: Math.round(performance.now() - t) };
+    },
+
+    async 'links.count'({ questionIds }) {
+      const row = await db
+        .selectFrom('answers')
+        .select(sql<number>`count(*)::int`.as('answers'))
+        .where('question_id', 'in', questionIds)
+        .where('source', '=', 'link')
+        .executeTakeFirstOrThrow();
+      return { answers: row.answers };
     },
 
     async memory({ gc }) {

@@ -10,7 +10,7 @@ import { jobDefinitions } from '../../src/jobs/jobs.ts';
 import { createLocalNotifier, createPostgresNotifier, type Notifier } from '../../src/lib/notifier.ts';
 import { serveChild } from '../lib/serve-child.ts';
 import { countQueries, countQueriesByApplication } from '../lib/query-counter.ts';
-import type { AppServerOptions } from '../lib/protocol.ts';
+import { SITEVERIFY_SECRET, type AppServerOptions } from '../lib/protocol.ts';
 import { BASELINE_APPLICATION, createAppControl } from './app-control.ts';
 
 /**
@@ -38,9 +38,14 @@ await serveChild(async () => {
     SIM_HEADS: '0',
     RATE_LIMIT_PER_IP: '1000000',
     RATE_LIMIT_PER_KEY: '1000000',
-    // Production requires the answer page's human check to be configured; no scenario reaches it.
-    TURNSTILE_SECRET: 'bench-unused',
-    TURNSTILE_SITE_KEY: 'bench-unused',
+    // Every link answer of a run comes from 127.0.0.1, to a few links.
+    LINK_ANSWERS_PER_IP: '1000000',
+    LINK_ANSWERS_PER_LINK: '1000000',
+    // Production requires the answer page's human check: link answers are verified by the
+    // orchestrator's stand-in for siteverify (servers/siteverify.ts) when a scenario needs it.
+    TURNSTILE_SECRET: SITEVERIFY_SECRET,
+    TURNSTILE_SITE_KEY: 'bench-site-key',
+    ...(options.turnstileVerifyUrl ? { TURNSTILE_VERIFY_URL: options.turnstileVerifyUrl } : {}),
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
   });
 
