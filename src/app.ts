@@ -1,6 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
-import { Redis } from 'ioredis';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Container } from './container.ts';
 import { frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from './http/error-handler.ts';
@@ -11,7 +10,7 @@ import { registerJsonBody } from './http/json-body.ts';
 import { registerAuth } from './http/auth.ts';
 import { registerRouteConventions } from './http/route-conventions.ts';
 import { registerOpenApi } from './http/openapi.ts';
-import { createWeightedStore, HALF_COST_SUFFIX } from './http/rate-limit-store.ts';
+import { connectRateLimitRedis, createWeightedStore, HALF_COST_SUFFIX } from './http/rate-limit-store.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { cataloguesRoutes } from './modules/catalogues/catalogues.routes.ts';
 import { estimateRoutes } from './modules/estimate/estimate.routes.ts';
@@ -60,13 +59,17 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   await registerOpenApi(app, config.publicBaseUrl);
   registerAuth(app, container.accounts);
 
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1 }) : null;
-  if (redis) app.addHook('onClose', async () => void redis.quit());
+  // With REDIS_URL the counters are shared by every process (R6.3). If Redis fails, requests pass
+  // uncounted with a logged warning (skipOnError: fail open), never a 500: money limits live in
+  // PostgreSQL and never depend on Redis.
+  const redis = config.redisUrl ? connectRateLimitRedis(config.redisUrl, app.log) : null;
+  if (redis) app.addHook('onClose', redis.close);
   await app.register(rateLimit, {
     global: true,
     hook: 'onRequest',
     timeWindow: 60_000,
-    store: createWeightedStore(redis),
+    skipOnError: true,
+    store: createWeightedStore(redis?.redis ?? null, { namespace: config.rateLimit.redisPrefix, onRedisError: redis?.onRedisError }),
     keyGenerator: (request) => {
       const base = request.actor ? `key:${request.actor.keyId}` : `ip:${request.ip}`;
       return request.routeOptions.config.rateCost === 0.5 ? base + HALF_COST_SUFFIX : base;

@@ -32,6 +32,8 @@ export interface Config {
   readonly rateLimit: {
     readonly perKeyPerMinute: number;
     readonly perIpPerMinute: number;
+    /** Prefix of the counters' keys in Redis, so deployments (or test runs) sharing a Redis stay apart. */
+    readonly redisPrefix: string;
   };
   readonly bodyLimitBytes: number;
   /** Cloudflare Turnstile for the answer page; required in production. */
@@ -150,6 +152,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     rateLimit: {
       perKeyPerMinute: int('RATE_LIMIT_PER_KEY', 600, 1, 1_000_000),
       perIpPerMinute: int('RATE_LIMIT_PER_IP', 120, 1, 1_000_000),
+      redisPrefix: read('RATE_LIMIT_REDIS_PREFIX') ?? 'hc:rl:',
     },
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 256 * 1024, 1024, 50 * 1024 * 1024),
     turnstile: {

@@ -1,4 +1,5 @@
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
+import type { FastifyBaseLogger } from 'fastify';
 
 /**
  * A store for @fastify/rate-limit that lets a request cost half (spec: "the estimate counts as
@@ -6,9 +7,19 @@ import type { Redis } from 'ioredis';
  * counts in half-units: a normal request adds 2, a half-cost one (key ending in HALF_COST_SUFFIX)
  * adds 1, and it reports ceil(units / 2) as the request count; with an integer `max`,
  * ceil(u/2) > max exactly when u > 2·max, so the limit and headers stay in whole requests.
- * With Redis the counter is shared by every process (R6.3).
+ * With Redis the counter is shared by every process (R6.3). When Redis fails (unreachable, or no
+ * reply within the client's commandTimeout) incr reports the error to `onRedisError` and to the
+ * plugin, which is registered with skipOnError: the request passes unlimited (fail open) rather
+ * than failing; money limits live in PostgreSQL and never depend on Redis.
  */
 export const HALF_COST_SUFFIX = '~half';
+
+export interface WeightedStoreOptions {
+  /** Prefix of the keys in Redis (RATE_LIMIT_REDIS_PREFIX). */
+  namespace?: string;
+  /** Called when a Redis call fails and the request is let through uncounted. */
+  onRedisError?: (error: Error) => void;
+}
 
 type Callback = (error: Error | null, result?: { current: number; ttl: number }) => void;
 
@@ -26,19 +37,32 @@ function split(key: string): { key: string; units: number } {
   return key.endsWith(HALF_COST_SUFFIX) ? { key: key.slice(0, -HALF_COST_SUFFIX.length), units: 1 } : { key, units: 2 };
 }
 
-export function createWeightedStore(redis: Redis | null, namespace = 'hc:rl:') {
+export function createWeightedStore(redis: Redis | null, options: WeightedStoreOptions = {}) {
+  const { namespace = 'hc:rl:', onRedisError = () => {} } = options;
   if (redis) redis.defineCommand('hcRateLimit', { numberOfKeys: 1, lua: LUA });
   const windows = new Map<string, { units: number; resetAt: number }>();
   let lastSweep = Date.now();
+  const fail = (error: Error, callback: Callback) => {
+    onRedisError(error);
+    callback(error);
+  };
 
   return class WeightedStore {
     incr(rawKey: string, callback: Callback, timeWindow: number = 60_000): void {
       const { key, units } = split(rawKey);
       if (redis) {
+        // Between reconnect attempts ioredis would queue the call until the next attempt fails
+        // (up to seconds): while the connection is known to be down, fail at once instead.
+        if (redis.status === 'reconnecting' || redis.status === 'close' || redis.status === 'end') {
+          fail(new Error(`Redis is not connected (${redis.status})`), callback);
+          return;
+        }
         (redis as unknown as { hcRateLimit: (k: string, w: number, u: number) => Promise<[number, number]> })
           .hcRateLimit(namespace + key, timeWindow, units)
-          .then(([total, ttl]) => callback(null, { current: Math.ceil(total / 2), ttl }))
-          .catch((error: Error) => callback(error));
+          .then(
+            ([total, ttl]) => callback(null, { current: Math.ceil(total / 2), ttl }),
+            (error: Error) => fail(error, callback),
+          );
         return;
       }
       const now = Date.now();
@@ -58,5 +82,45 @@ export function createWeightedStore(redis: Redis | null, namespace = 'hc:rl:') {
     child(): WeightedStore {
       return this;
     }
+  };
+}
+
+/** The longest a request waits for Redis (a hung server) before it passes uncounted. */
+export const REDIS_COMMAND_TIMEOUT_MS = 1_000;
+const WARN_EVERY_MS = 60_000;
+
+/**
+ * The rate limits' Redis client (REDIS_URL) and its warnings: a connection error, and a request let
+ * through uncounted, each logged at most once a minute; one line when Redis is reachable again.
+ * The service starts and serves whether or not Redis is up.
+ */
+export function connectRateLimitRedis(url: string, log: Pick<FastifyBaseLogger, 'warn' | 'info'>) {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
+  let connectionWarnedAt = 0;
+  let failOpenWarnedAt = 0;
+  redis.on('error', (error: Error) => {
+    if (Date.now() - connectionWarnedAt < WARN_EVERY_MS) return;
+    connectionWarnedAt = Date.now();
+    log.warn({ err: error }, 'Redis for rate limits: connection error');
+  });
+  redis.on('ready', () => {
+    if (connectionWarnedAt === 0 && failOpenWarnedAt === 0) return;
+    connectionWarnedAt = failOpenWarnedAt = 0;
+    log.info('Redis for rate limits is reachable again: rate limits are enforced again');
+  });
+  return {
+    redis,
+    onRedisError(error: Error): void {
+      if (Date.now() - failOpenWarnedAt < WARN_EVERY_MS) return;
+      failOpenWarnedAt = Date.now();
+      log.warn({ err: error }, 'Redis for rate limits is unavailable: rate limits are not enforced (requests pass uncounted) until it is back');
+    },
+    async close(): Promise<void> {
+      try {
+        await redis.quit();
+      } catch {
+        redis.disconnect();
+      }
+    },
   };
 }
