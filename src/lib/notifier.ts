@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
 /**
@@ -31,15 +32,25 @@ export function createLocalNotifier(): Notifier {
   };
 }
 
+/**
+ * On a PostgreSQL server a change is delivered to this process's own listeners at once, and to
+ * the other processes through NOTIFY. The payload carries this process's token, and the echo of
+ * its own NOTIFY is dropped: delivering it again would make every cached result that was just
+ * refreshed for the change check the database once more for nothing (and the local wake-up would
+ * wait for the round trip). A payload without a token (an older process) counts as another's.
+ */
 export function createPostgresNotifier(connection: pg.ClientConfig, pool: pg.Pool, log: { error(obj: unknown, msg: string): void }): Notifier {
   const local = createLocalNotifier();
+  const token = randomBytes(9).toString('base64url');
   let client: pg.Client | null = null;
   let stopped = false;
 
   async function connect(): Promise<void> {
     const next = new pg.Client(connection);
     next.on('notification', (message) => {
-      if (message.channel === CHANNEL && message.payload) local.publish(message.payload);
+      if (message.channel !== CHANNEL || !message.payload) return;
+      const [id, from] = message.payload.split('|');
+      if (id && from !== token) local.publish(id);
     });
     next.on('error', (error) => {
       log.error({ err: error }, 'LISTEN connection lost; reconnecting');
@@ -53,9 +64,9 @@ export function createPostgresNotifier(connection: pg.ClientConfig, pool: pg.Poo
 
   return {
     publish(id) {
-      pool.query('SELECT pg_notify($1, $2)', [CHANNEL, id]).catch((error: unknown) => {
-        log.error({ err: error }, 'NOTIFY failed; waking local waiters only');
-        local.publish(id);
+      local.publish(id);
+      pool.query('SELECT pg_notify($1, $2)', [CHANNEL, `${id}|${token}`]).catch((error: unknown) => {
+        log.error({ err: error }, 'NOTIFY failed: only this process heard of the change (waiters elsewhere re-check within 5 s)');
       });
     },
     subscribe: local.subscribe,

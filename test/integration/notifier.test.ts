@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { openDatabase, type Database } from '../../src/db/database.ts';
+import { createPostgresNotifier, type Notifier } from '../../src/lib/notifier.ts';
+
+/**
+ * "Question changed" across processes on a PostgreSQL server (src/lib/notifier.ts): a publish
+ * reaches this process's listeners at once and exactly once (the echo of its own NOTIFY is
+ * dropped), and another process's listeners through NOTIFY.
+ */
+describe.skipIf(!process.env.TEST_DATABASE_URL)('the PostgreSQL notifier', () => {
+  const log = { error: () => {} };
+  let t: TestApp;
+  const databases: Database[] = [];
+  const notifiers: Notifier[] = [];
+
+  async function process_(): Promise<Notifier> {
+    const database = await openDatabase(t.config);
+    databases.push(database);
+    const notifier = createPostgresNotifier(database.connection, database.pool, log);
+    await notifier.start();
+    notifiers.push(notifier);
+    return notifier;
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    for (const n of notifiers) await n.stop();
+    for (const d of databases) await d.close();
+    await t?.close();
+  });
+
+  it('delivers a publish once to its own process, synchronously, and once to another process', async () => {
+    const a = await process_();
+    const b = await process_();
+    const heardByA: string[] = [];
+    const heardByB: string[] = [];
+    a.subscribe((id) => heardByA.push(id));
+    b.subscribe((id) => heardByB.push(id));
+
+    a.publish('q_one');
+    expect(heardByA).toEqual(['q_one']); // before any round trip
+    const deadline = Date.now() + 5_000;
+    while (heardByB.length === 0 && Date.now() < deadline) await sleep(20);
+    await sleep(300); // time for A's own echo to arrive, and be dropped
+    expect(heardByA).toEqual(['q_one']);
+    expect(heardByB).toEqual(['q_one']);
+
+    b.publish('q_two');
+    while (heardByA.length < 2 && Date.now() < deadline + 5_000) await sleep(20);
+    await sleep(300);
+    expect(heardByA).toEqual(['q_one', 'q_two']);
+    expect(heardByB).toEqual(['q_one', 'q_two']);
+  });
+
+  it('a payload without a process token (an older process) counts as another process’s', async () => {
+    const a = await process_();
+    const heard: string[] = [];
+    a.subscribe((id) => heard.push(id));
+    await databases[0].pool.query("SELECT pg_notify('hc_questions', 'q_legacy')");
+    const deadline = Date.now() + 5_000;
+    while (heard.length === 0 && Date.now() < deadline) await sleep(20);
+    expect(heard).toEqual(['q_legacy']);
+  });
+});
