@@ -214,6 +214,24 @@ describe('single choice with panel and link answers', () => {
     expect(t.container.results.cacheStats()).toMatchObject({ loads: before.loads, refreshes: before.refreshes + 1 });
   });
 
+  it('an unchanged result is the same object on a repeat read (its JSON made once); a flag or a filter gives another', async () => {
+    const first = await t.container.results.forAccount(key.accountId, q.id);
+    expect(await t.container.results.forAccount(key.accountId, q.id)).toBe(first);
+    const filtered = await t.container.results.forAccount(key.accountId, q.id, { option: 0 });
+    expect(filtered).not.toBe(first);
+    expect(await t.container.results.forAccount(key.accountId, q.id, { option: 0 })).toBe(filtered);
+    const http = await t.inject({ method: 'GET', url: `/v2/questions/${q.id}/result`, headers: key.auth });
+    expect(http.json().result).toEqual(JSON.parse(JSON.stringify(first)));
+    // A flag on a shown answer changes the result: a new object that carries it.
+    const ref = first.answers.find((a) => !a.pinned)!.attestationRef;
+    const flagged = await t.inject({ method: 'POST', url: `/v2/questions/${q.id}/answers/${ref}/flag`, headers: key.auth, payload: { reason: 'low_effort' } });
+    expect(flagged.statusCode, flagged.body).toBe(201);
+    const after = await t.container.results.forAccount(key.accountId, q.id);
+    expect(after).not.toBe(first);
+    expect(after.answers.find((a) => a.attestationRef === ref)!.flag).toMatchObject({ status: 'open' });
+    expect((await result(q.id)).answers.find((a: Json) => a.attestationRef === ref).flag).toMatchObject({ status: 'open' });
+  });
+
   it('GET /answers: newest first, pages with an opaque cursor, same filters', async () => {
     const all = await page(q.id);
     expect(all).toMatchObject({ questionId: q.id, filter: {}, total: 12, nUnfiltered: 12, suppressed: false, translationLanguage: null, nextCursor: null });

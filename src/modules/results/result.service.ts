@@ -127,6 +127,12 @@ export function createResultService(deps: { db: Db } & ResultServiceOptions) {
   /** Loads in flight, so concurrent readers of one version share one query. */
   const loading = new Map<string, { promise: Promise<ResultEntry>; dirty: boolean }>();
   const stats = { hits: 0, loads: 0, refreshes: 0 };
+  /**
+   * Results built from each cached entry, keyed by everything else they depend on (filter,
+   * question row, flags shown, summary). Callers must not change what they get: a repeat read
+   * returns the same object, and its JSON is made once (http/shared-json.ts).
+   */
+  const built = new WeakMap<ResultEntry, Map<string, Result>>();
 
   /** A read already running may have seen the answers before the change: mark what it keeps. */
   function markFlights(id: string): void {
@@ -259,6 +265,17 @@ export function createResultService(deps: { db: Db } & ResultServiceOptions) {
       const entry = await entryFor(row);
       const filter = filterOf(query, entry.ctx.type, entry.ctx.labels);
       const { view, suppressed } = viewFor(entry, filter);
+      // The flags of the answers shown and the latest summary: two reads, side by side.
+      const [answers, insights] = await Promise.all([withFlags(row.id, view.answers), deps.insights ? deps.insights.latest(row.id) : undefined]);
+      // The same inputs give the same object, so a route serializes it once (http/shared-json.ts).
+      const memoKey = [
+        filterKey(filter), row.status, row.updated_at.getTime(), row.n, row.tier, row.credits_spent, row.credits_refunded,
+        answers.filter((a) => a.flag).map((a) => `${a.attestationRef}:${JSON.stringify(a.flag)}`).join(','),
+        insights === undefined ? '-' : insights === null ? 'none' : `${insights.generatedAt}:${insights.kind}:${insights.language}`,
+      ].join('|');
+      let memo = built.get(entry);
+      const known = memo?.get(memoKey);
+      if (known) return known;
       const draft = row.draft as unknown as NormalizedDraft;
       const status = STATUS[row.status];
       const summary = summarize({
@@ -270,7 +287,7 @@ export function createResultService(deps: { db: Db } & ResultServiceOptions) {
         live: status === 'in_progress',
         suppressed,
       });
-      return {
+      const result: Result = {
         questionId: row.id,
         status,
         nRequested: row.n,
@@ -283,7 +300,7 @@ export function createResultService(deps: { db: Db } & ResultServiceOptions) {
         verificationLine: verificationLine(entry, row.tier),
         medianSeconds: view.medianSeconds,
         creditsSpent: row.credits_spent,
-        answers: await withFlags(row.id, view.answers),
+        answers,
         breakdown: view.breakdowns.breakdown,
         refundCredits: row.credits_refunded,
         breakdowns: view.breakdowns.breakdowns,
@@ -295,8 +312,12 @@ export function createResultService(deps: { db: Db } & ResultServiceOptions) {
         suppressed: suppressed || view.breakdowns.suppressed,
         facets: entry.facets,
         // The summary covers every written answer, whatever the filter (docs/insights.md).
-        ...(deps.insights ? { insights: await deps.insights.latest(row.id) } : {}),
+        ...(insights !== undefined ? { insights } : {}),
       };
+      if (!memo) built.set(entry, (memo = new Map()));
+      if (memo.size >= FILTERED_VIEWS) memo.delete(memo.keys().next().value as string);
+      memo.set(memoKey, result);
+      return result;
     },
 
     async forAccount(accountId: string, id: string, query: ResultQuery = {}): Promise<Result> {

@@ -5,11 +5,13 @@ import { actorOf } from '../../http/auth.ts';
 import { AnswersPageSchema, AnswersQuerySchema, ResultQuerySchema, ResultSchema } from './results.schemas.ts';
 import type { ResultService } from './result.service.ts';
 import type { AnswersService } from './answers.service.ts';
+import { createSharedJson } from '../../http/shared-json.ts';
 
 const TAG = ['Questions'];
 
 /** GET /v2/questions/{id}/result and /answers (spec "Questions"; docs/results.md). */
 export function resultsRoutes(deps: { results: ResultService; resultAnswers: AnswersService }): FastifyPluginAsync {
+  const sendShared = createSharedJson();
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -27,7 +29,11 @@ export function resultsRoutes(deps: { results: ResultService; resultAnswers: Ans
         querystring: ResultQuerySchema,
         response: { 200: Closed({ result: RefOf(ResultSchema) }) },
       },
-    }, async (request) => ({ result: await deps.results.forAccount(actorOf(request).accountId, request.params.id, request.query) }));
+    }, async (request, reply) => {
+      const result = await deps.results.forAccount(actorOf(request).accountId, request.params.id, request.query);
+      // Repeat reads of an unchanged result get the same object: its JSON is made once.
+      return sendShared(reply, result, 'result', { result });
+    });
 
     app.get('/v2/questions/:id/answers', {
       config: { scope: 'questions:read' },
