@@ -240,6 +240,19 @@ describe('states (docs/answer-link.md: full only when every answer came in)', ()
     expect((await stored(question.id)).answers).toEqual([]);
   });
 
+  it('a scheduled question whose time has come opens when the link is opened, before its timer runs', async () => {
+    const opens = new Date(t.clock.now().getTime() + DAY).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const question = await linked(choiceDraft({ scheduledFor: opens }));
+    t.clock.advance(DAY + 1_000); // the go-live timer has not run (no job runner in tests)
+    const body = (await view(question.linkCode)).json();
+    expect(body).toMatchObject({ state: 'live', opensAt: null });
+    expectOutcome(await submit(question.linkCode, { option: 1 }), { accepted: true, state: 'live' });
+    expect((await stored(question.id)).answers).toHaveLength(1);
+    const row = await t.db.selectFrom('questions').select(['status', 'live_at']).where('id', '=', question.id).executeTakeFirstOrThrow();
+    expect(row.status).toBe('live');
+    expect(row.live_at?.toISOString()).toBe(new Date(t.clock.now()).toISOString());
+  });
+
   it('a follow-up waiting for its first question is paused', async () => {
     const parent = await linked(choiceDraft(), { then: [{ text: 'Why did you pick that name?' }] });
     const child = await t.db.selectFrom('questions').select(['id', 'link_code']).where('parent_id', '=', parent.id).executeTakeFirstOrThrow();

@@ -8,6 +8,7 @@ import { readAnswer, type AnswerInput } from '../answers/answer-format.ts';
 import type { NormalizedDraft } from '../questions/draft-defaults.ts';
 import { TYPE_RULES, type QuestionType } from '../questions/question-types.ts';
 import type { HumanCheck } from './turnstile.ts';
+import type { LifecycleService } from '../questions/lifecycle.service.ts';
 import type { LinkState, LinkView, SubmitBody } from './link.schemas.ts';
 
 /**
@@ -64,8 +65,25 @@ function linkQuestion(row: Row): LinkView['question'] {
   };
 }
 
-export function createLinkService(deps: { db: Db; clock: Clock; recorder: AnswerRecordingService; humanCheck: HumanCheck }) {
+export function createLinkService(deps: {
+  db: Db;
+  clock: Clock;
+  recorder: AnswerRecordingService;
+  humanCheck: HumanCheck;
+  /** Opens a scheduled question whose time has come (idempotent: the timer and sweep do the same). */
+  lifecycle?: Pick<LifecycleService, 'goLive'>;
+}) {
   const { db, clock, recorder, humanCheck } = deps;
+
+  /**
+   * A scheduled question whose time has come but whose go-live timer has not run yet (timers and
+   * the sweep can be up to a minute late) opens now, so a person who opens the link on time
+   * can answer at once. True when it went live here (the caller reads it again).
+   */
+  async function dueNow(row: Pick<Row, 'id' | 'status' | 'scheduled_for'>): Promise<boolean> {
+    if (row.status !== 'scheduled' || !row.scheduled_for || row.scheduled_for > clock.now() || !deps.lifecycle) return false;
+    return deps.lifecycle.goLive(row.id);
+  }
 
   async function byCode(code: string): Promise<Row> {
     const row = await db.selectFrom('questions').selectAll().where('link_code', '=', code).executeTakeFirst();
@@ -93,7 +111,8 @@ export function createLinkService(deps: { db: Db; clock: Clock; recorder: Answer
 
   return {
     async view(code: string): Promise<LinkView> {
-      const row = await byCode(code);
+      let row = await byCode(code);
+      if (await dueNow(row)) row = await byCode(code);
       const draft = row.draft as unknown as { shownAs?: string };
       return {
         state: linkState(row, clock.now()),
@@ -117,6 +136,7 @@ export function createLinkService(deps: { db: Db; clock: Clock; recorder: Answer
      */
     async submit(code: string, body: SubmitBody, remoteIp: string) {
       let row = await byCodeAndNonce(code, body.nonce);
+      if (await dueNow(row)) row = await byCodeAndNonce(code, body.nonce);
       const replay = (r: Row) => ({ accepted: true, state: linkState(r, clock.now()), ...resultOf(r) });
       if (row.replayOf) return replay(row);
 
