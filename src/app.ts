@@ -2,7 +2,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Container } from './container.ts';
-import { frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from './http/error-handler.ts';
+import { createFrameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from './http/error-handler.ts';
+import { pageRouterErrors } from './web/page-router-errors.ts';
+import { loadAssets } from './web/answer-page/assets.ts';
 import { genRequestId } from './http/request-id.ts';
 import { compileFor } from './http/validation.ts';
 import { buildSerializerFactory } from './http/serializer.ts';
@@ -35,6 +37,8 @@ export interface BuildOptions {
 /** A Fastify instance with every route, that does not listen (tests use inject). */
 export async function buildApp(container: Container, options: BuildOptions = {}): Promise<FastifyInstance> {
   const { config } = container;
+  // The pages' CSS and scripts, read once for every page route and the router's page errors.
+  const assets = loadAssets();
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel, redact: ['req.headers.authorization'] },
     genReqId: genRequestId,
@@ -43,7 +47,7 @@ export async function buildApp(container: Container, options: BuildOptions = {})
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH },
-    frameworkErrors,
+    frameworkErrors: createFrameworkErrors(pageRouterErrors(assets, config)),
     schemaController: { compilersFactory: { buildSerializer: buildSerializerFactory as never } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -94,8 +98,8 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   await app.register(moderationRoutes(container));
   await app.register(sharingRoutes(container));
   await app.register(insightsRoutes(container));
-  await app.register(answerPageRoutes(container));
-  await app.register(resultsPageRoutes(container));
+  await app.register(answerPageRoutes(container, assets));
+  await app.register(resultsPageRoutes(container, assets));
   await app.register(resultsRoutes(container));
   await app.register(exportsRoutes(container));
   return app;

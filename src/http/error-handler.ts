@@ -46,9 +46,17 @@ function fromFastifyError(error: FastifyError): { code: ErrorCode; message?: str
  * Errors the router raises before any route is found (Fastify's `frameworkErrors`), in the same
  * envelope: a path that does not decode is a 400; a path parameter longer than `maxParamLength`
  * (set well above every id and token this API issues) names nothing here, so it is a 404 like any
- * unknown id, not Fastify's bare 414.
+ * unknown id, not Fastify's bare 414. `page` answers first for addresses of pages for people
+ * (true when it did: web/page-router-errors.ts).
  */
-export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+export function createFrameworkErrors(page?: (request: FastifyRequest, reply: FastifyReply) => boolean) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (page?.(request, reply)) return reply;
+    return envelope(error, request, reply);
+  };
+}
+
+function envelope(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return send(reply, request, 'not_found', 'There is nothing here: a part of the path is longer than any id.');
   return send(reply, request, 'validation_failed', 'The path is not a valid URL.', {
     validation: [{ field: 'path', code: 'invalid_format', message: 'The path is not a valid URL (a bad percent-encoding).' }],

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
 import { answerAll, ask, choiceDraft, fundedKey, NO_RATE_LIMITS, seedHeads, sleep, type Head, type Json } from '../helpers/questions.ts';
 import { PUBLIC_RESULTS_MAX_AGE_SECONDS } from '../../src/modules/sharing/sharing.routes.ts';
+import { STRINGS } from '../../src/web/answer-page/strings/index.ts';
+import { escapeHtml } from '../../src/web/answer-page/html.ts';
 
 /**
  * The public results page for people, `GET /r/{code}` (docs/sharing.md): the same data as
@@ -89,6 +91,26 @@ describe('GET /r/{code}', () => {
     }
     const english = await page('AAAAAAAAAAAA');
     expect(english.body).toContain('There are no results at this address');
+  });
+
+  it('addresses the router refuses (a broken percent-encoding, a segment too long) get each page’s friendly 404, not JSON', async () => {
+    const cases: Array<[string, string]> = [
+      ['/r/abc%E0%A4%A', 'Il n’y a pas de résultats à cette adresse'],
+      [`/r/${'A'.repeat(600)}`, 'Il n’y a pas de résultats à cette adresse'],
+      ['/a/abc%', STRINGS.fr.notFoundTitle],
+      [`/s/${'t'.repeat(600)}`, STRINGS.fr.resultsSharedNotFoundTitle],
+    ];
+    for (const [url, words] of cases) {
+      const response = await t.inject({ method: 'GET', url, headers: { 'accept-language': 'fr' } });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.headers['content-type'], url).toBe('text/html; charset=utf-8');
+      expect(response.headers['cache-control'], url).toBe('no-store');
+      expect(response.headers['content-security-policy'], url).toContain("script-src 'none'");
+      expect(response.body, url).toContain(escapeHtml(words));
+    }
+    // The API keeps its error envelope.
+    const api = await t.inject({ method: 'GET', url: '/v2/questions/%E0%A4%A' });
+    expect(api.json().error).toMatchObject({ code: 'validation_failed' });
   });
 
   it('a page turned off is a 404 at once; turned on again, only the new code works', async () => {
