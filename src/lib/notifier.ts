@@ -44,6 +44,24 @@ export function createPostgresNotifier(connection: pg.ClientConfig, pool: pg.Poo
   const token = randomBytes(9).toString('base64url');
   let client: pg.Client | null = null;
   let stopped = false;
+  let retry: NodeJS.Timeout | null = null;
+
+  // Reconnecting until it works (test/integration/postgres-restart.test.ts): a PostgreSQL restart
+  // keeps the server away for longer than one retry, and a single failed attempt used to leave
+  // the process without LISTEN for good (its waiters only woke at the 5-s re-check). One retry
+  // at a time: pg emits 'error' twice for one lost connection (the server's FATAL message, then
+  // "Connection terminated unexpectedly"), which used to open two LISTEN connections.
+  function reconnect(delayMs: number): void {
+    if (stopped || retry) return;
+    retry = setTimeout(() => {
+      retry = null;
+      connect().catch((error: unknown) => {
+        log.error({ err: error }, `LISTEN reconnection failed; trying again in ${Math.min(delayMs * 2, 5000)} ms`);
+        reconnect(Math.min(delayMs * 2, 5000));
+      });
+    }, delayMs);
+    retry.unref();
+  }
 
   async function connect(): Promise<void> {
     const next = new pg.Client(connection);
@@ -53,12 +71,23 @@ export function createPostgresNotifier(connection: pg.ClientConfig, pool: pg.Poo
       if (id && from !== token) local.publish(id);
     });
     next.on('error', (error) => {
+      // Only the connection in use reconnects (a half-made one fails its connect() instead).
+      if (client !== next) return;
       log.error({ err: error }, 'LISTEN connection lost; reconnecting');
       client = null;
-      if (!stopped) setTimeout(() => void connect().catch(() => {}), 1000).unref();
+      reconnect(1000);
     });
-    await next.connect();
-    await next.query(`LISTEN ${CHANNEL}`);
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${CHANNEL}`);
+    } catch (error) {
+      await next.end().catch(() => {});
+      throw error;
+    }
+    if (stopped) {
+      await next.end().catch(() => {});
+      return;
+    }
     client = next;
   }
 
@@ -73,6 +102,7 @@ export function createPostgresNotifier(connection: pg.ClientConfig, pool: pg.Poo
     start: connect,
     async stop() {
       stopped = true;
+      if (retry) clearTimeout(retry);
       await client?.end().catch(() => {});
     },
   };
