@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { ErrorObject } from 'ajv';
 import { AppError, ERRORS, type ErrorCode } from './errors.ts';
 import { toValidationItems } from './validation.ts';
+import { isDatabaseUnavailable } from '../db/connection-errors.ts';
 
 /**
  * One handler renders every error as `{error:{code,message,details?,requestId}}` (spec "Errors").
@@ -77,6 +78,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       request.log.warn({ err: error }, 'unmapped client error');
       return send(reply, request, error.statusCode === 404 ? 'not_found' : error.statusCode === 405 ? 'method_not_allowed' : 'validation_failed', error.statusCode === 404 ? undefined : error.message);
+    }
+    if (isDatabaseUnavailable(error)) {
+      // Down or restarting: worth retrying shortly (R7.4), not a bug in this request.
+      request.log.warn({ err: error }, 'database unavailable');
+      return send(reply, request, 'service_unavailable', 'The database cannot be reached just now; retry after the Retry-After header.', undefined, { 'retry-after': '2' });
     }
     request.log.error({ err: error }, 'unexpected error');
     return send(reply, request, 'internal');

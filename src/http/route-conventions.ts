@@ -38,6 +38,7 @@ export function registerRouteConventions(app: FastifyInstance): void {
     }
     add('429', 'Too many requests (`rate_limited`); wait for the `Retry-After` header.');
     add('500', 'Unexpected failure (`internal`); the message is generic and the cause is logged.');
+    add('503', 'The database cannot be reached just now (`service_unavailable`); retry after the `Retry-After` header.');
     schema.response = response;
     if (config.scope) schema.security = [{ bearerAuth: [config.scope] }];
     else if (config.declaredScope) schema.security = [{}, { bearerAuth: [config.declaredScope] }];

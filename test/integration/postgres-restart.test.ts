@@ -26,7 +26,7 @@ import type { AskBody } from '../../src/modules/questions/ask.schemas.ts';
  * immediate` (every backend killed: a crash), ~2 s down so requests are seen failing while it is,
  * then `pg_ctl start` (crash recovery from the WAL). The same service process carries on.
  *
- * Afterwards: requests during the outage failed cleanly (500/503 in the error envelope, within a
+ * Afterwards: requests during the outage failed cleanly (503 service_unavailable in the error envelope, within a
  * bound, the process still up); new asks and answers succeed soon after the server is back (the
  * pool recovered); a `wait` wakes through NOTIFY from another process (the LISTEN connection came
  * back, exactly once); a scheduled question goes live through its pg-boss job (the job runner
@@ -292,13 +292,15 @@ interface Op {
 
 const succeeded = (op: Op) => (op.kind === 'ask' ? op.status === 201 : op.kind === 'cancel' ? op.status === 200 || op.status === 409 : op.status === 200);
 
-/** A clean failure: 500 or 503 in the documented error envelope (the OpenAPI check already ran). */
+/**
+ * A clean failure: 503 `service_unavailable` in the documented error envelope (the OpenAPI check
+ * already ran), so a client knows to retry, not a 500 that reads as a bug.
+ */
 function failedCleanly(op: Op): boolean {
   if (op.kind === 'panel-answer') return op.status === 599;
-  if (op.status !== 500 && op.status !== 503) return false;
+  if (op.status !== 503) return false;
   try {
-    const code = JSON.parse(op.body)?.error?.code;
-    return code === 'internal' || code === 'service_unavailable';
+    return JSON.parse(op.body)?.error?.code === 'service_unavailable';
   } catch {
     return false;
   }
