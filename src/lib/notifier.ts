@@ -18,6 +18,13 @@ export interface Notifier {
 
 const CHANNEL = 'hc_questions';
 
+/**
+ * Published instead of a question id when changes may have been missed: after the LISTEN
+ * connection came back from a loss, other processes' NOTIFYs of the gap never arrived, so
+ * every listener should treat every question as changed (re-check cached results, wake waiters).
+ */
+export const EVERY_QUESTION = '*';
+
 export function createLocalNotifier(): Notifier {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
@@ -45,6 +52,7 @@ export function createPostgresNotifier(connection: pg.ClientConfig, pool: pg.Poo
   let client: pg.Client | null = null;
   let stopped = false;
   let retry: NodeJS.Timeout | null = null;
+  let listenedBefore = false;
 
   // Reconnecting until it works (test/integration/postgres-restart.test.ts): a PostgreSQL restart
   // keeps the server away for longer than one retry, and a single failed attempt used to leave
@@ -89,6 +97,9 @@ export function createPostgresNotifier(connection: pg.ClientConfig, pool: pg.Poo
       return;
     }
     client = next;
+    // Back after a loss: whatever other processes announced meanwhile was not heard.
+    if (listenedBefore) local.publish(EVERY_QUESTION);
+    listenedBefore = true;
   }
 
   return {

@@ -5,6 +5,7 @@ import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.t
 import { ask, choiceDraft, errorOf, grant, seedHeads, type Head, type Json, NO_RATE_LIMITS } from '../helpers/questions.ts';
 import type { AnswerInput } from '../../src/modules/answers/answer-format.ts';
 import { countryName } from '../../src/modules/catalogues/countries.data.ts';
+import { EVERY_QUESTION } from '../../src/lib/notifier.ts';
 
 /**
  * GET /v2/questions/{id}/result and /answers (spec "Questions", "Result", Limits; docs/results.md)
@@ -212,6 +213,15 @@ describe('single choice with panel and link answers', () => {
     expect(r.nAccepted).toBe(12);
     expect(r.answers.find((a: Json) => !a.pinned)).toMatchObject({ option: 'Pocket' }); // newest after the pinned one
     expect(t.container.results.cacheStats()).toMatchObject({ loads: before.loads, refreshes: before.refreshes + 1 });
+  });
+
+  it('"every question changed" (after a lost LISTEN connection) makes each cached result check the database once', async () => {
+    await result(q.id);
+    const before = t.container.results.cacheStats();
+    t.container.notifier.publish(EVERY_QUESTION);
+    await result(q.id);
+    await result(q.id);
+    expect(t.container.results.cacheStats()).toMatchObject({ refreshes: before.refreshes + 1, loads: before.loads, hits: before.hits + 1 });
   });
 
   it('an unchanged result is the same object on a repeat read (its JSON made once); a flag or a filter gives another', async () => {

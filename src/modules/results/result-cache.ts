@@ -41,6 +41,11 @@ export class WeightedLru<K, V> {
     this.total -= entry.weight;
   }
 
+  /** Every value, without touching the recency order. */
+  *values(): IterableIterator<V> {
+    for (const entry of this.entries.values()) yield entry.value;
+  }
+
   get size(): number {
     return this.entries.size;
   }

@@ -13,7 +13,7 @@ import { viewOf, type QuestionContext, type View } from './result-view.ts';
 import { createResultsRepository, type AnswerRow } from './results.repository.ts';
 import type { Answer, Result } from './results.schemas.ts';
 import { summarize } from './summary.ts';
-import type { Notifier } from '../../lib/notifier.ts';
+import { EVERY_QUESTION, type Notifier } from '../../lib/notifier.ts';
 import { flagsOf } from '../moderation/answer-flags.ts';
 
 export { RESULT_ANSWERS } from './result-view.ts';
@@ -137,7 +137,7 @@ export function createResultService(deps: { db: Db } & ResultServiceOptions) {
   /** A read already running may have seen the answers before the change: mark what it keeps. */
   function markFlights(id: string): void {
     for (const [key, flight] of loading) {
-      if (key.startsWith(`${id}@`)) {
+      if (id === EVERY_QUESTION || key.startsWith(`${id}@`)) {
         flight.dirty = true;
         loading.delete(key);
       }
@@ -155,8 +155,13 @@ export function createResultService(deps: { db: Db } & ResultServiceOptions) {
    * its next read (new answers, pins and removals compared with the database) before use.
    */
   deps.notifier?.subscribe((id) => {
-    const cached = cache.get(id);
-    if (cached) cached.dirty = true;
+    if (id === EVERY_QUESTION) {
+      // Changes may have been missed (the LISTEN connection was lost): check every entry.
+      for (const entry of cache.values()) entry.dirty = true;
+    } else {
+      const cached = cache.get(id);
+      if (cached) cached.dirty = true;
+    }
     markFlights(id);
   });
 

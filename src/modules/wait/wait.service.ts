@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import { notFound } from '../../http/errors.ts';
-import type { Notifier } from '../../lib/notifier.ts';
+import { EVERY_QUESTION, type Notifier } from '../../lib/notifier.ts';
 import type { Actor } from '../accounts/scopes.ts';
 import type { LifecycleService } from '../questions/lifecycle.service.ts';
 import type { Result } from '../results/results.schemas.ts';
@@ -59,7 +59,9 @@ export function createWaitService(deps: { db: Db; notifier: Notifier; lifecycle:
   };
 
   notifier.subscribe((id) => {
-    for (const waiter of waiters.get(id) ?? []) waiter.wake();
+    // EVERY_QUESTION: changes may have been missed, so every waiter checks its question.
+    const sets = id === EVERY_QUESTION ? [...waiters.values()] : [waiters.get(id) ?? []];
+    for (const set of sets) for (const waiter of set) waiter.wake();
   });
 
   /** Done when closed, or when minAnswers is reached (which completes a live question early). */
