@@ -11,7 +11,7 @@ const TAG = ['Exports'];
 const PUBLIC_TAG = ['Public results'];
 const notFoundBecause = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: 'Error#' } } } });
 
-/** The heatmap changes with every answer: never kept by a shared cache, revalidated by the browser. */
+/** The heatmap changes with every answer: never stored by any cache. */
 const PRIVATE_CACHE = 'private, no-store';
 const PUBLIC_CACHE = `public, max-age=${PUBLIC_RESULTS_MAX_AGE_SECONDS}`;
 
