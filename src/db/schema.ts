@@ -85,6 +85,14 @@ export interface KeyDailySpendTable {
   spent: number;
 }
 
+export interface KeyCapChargesTable {
+  question_id: string;
+  key_id: string;
+  day: ColumnType<string, string, string>;
+  amount: number;
+  returned: Generated<number>;
+}
+
 export interface DraftsTable {
   id: string;
   account_id: string;
@@ -280,6 +288,7 @@ export interface DB {
   ledger_entries: LedgerEntriesTable;
   credit_lots: CreditLotsTable;
   key_daily_spend: KeyDailySpendTable;
+  key_cap_charges: KeyCapChargesTable;
   drafts: DraftsTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;

@@ -3,6 +3,7 @@ import type { ErrorObject } from 'ajv';
 import { AppError, ERRORS, type ErrorCode } from './errors.ts';
 import { toValidationItems } from './validation.ts';
 import { isDatabaseUnavailable } from '../db/connection-errors.ts';
+import { isRetryableConflict, TransactionConflictError } from '../db/transaction.ts';
 
 /**
  * One handler renders every error as `{error:{code,message,details?,requestId}}` (spec "Errors").
@@ -83,6 +84,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
       // Down or restarting: worth retrying shortly (R7.4), not a bug in this request.
       request.log.warn({ err: error }, 'database unavailable');
       return send(reply, request, 'service_unavailable', 'The database cannot be reached just now; retry after the Retry-After header.', undefined, { 'retry-after': '2' });
+    }
+    if (error instanceof TransactionConflictError || isRetryableConflict(error)) {
+      // Concurrent work kept aborting this transaction (deadlock or serialization failure) even
+      // after the service's own retries (db/transaction.ts): nothing was changed; try again.
+      request.log.warn({ err: error }, 'transaction conflict after retries');
+      return send(reply, request, 'service_unavailable', 'The service is busy with concurrent changes to the same records; nothing was changed. Retry after the Retry-After header.', undefined, { 'retry-after': '1' });
     }
     request.log.error({ err: error }, 'unexpected error');
     return send(reply, request, 'internal');

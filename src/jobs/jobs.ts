@@ -18,7 +18,7 @@ export function jobDefinitions(container: Container): JobDefinition[] {
       cron: '* * * * *',
       handler: async () => {
         // Drain in batches so one run catches up after downtime.
-        while ((await container.credits.expireDue(200)) === 200);
+        while ((await container.credits.expireDue(200)) > 0);
       },
     },
     ...insightsJobs(container.insights),

@@ -7,6 +7,7 @@ import * as m0006 from './0006-insights.ts';
 import * as m0007 from './0007-flags-and-sharing.ts';
 import * as m0008 from './0008-sentiment-and-removals.ts';
 import * as m0009 from './0009-answer-translations.ts';
+import * as m0011 from './0011-net-daily-cap.ts';
 
 /** Every migration, in the order it is applied. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0007-flags-and-sharing': m0007,
   '0008-sentiment-and-removals': m0008,
   '0009-answer-translations': m0009,
+  '0011-net-daily-cap': m0011,
 };

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { randomBase62 } from '../../lib/base62.ts';
@@ -108,7 +109,8 @@ export function createAnswerRecordingService(deps: {
     ): Promise<RecordOutcome> {
       const touched = new Set<string>();
       let after: QuestionAfter | undefined;
-      const outcome = await db.transaction().execute(async (tx): Promise<RecordOutcome> => {
+      const outcome = await inTransaction(db, async (tx): Promise<RecordOutcome> => {
+        touched.clear(); // (a retried attempt starts afresh: db/transaction.ts)
         const q = await questions.lock(questionId, tx);
         if (!q) throw notFound('No such question.');
         after = { status: q.status, answered: q.answered, n: q.n, closes_at: q.closes_at };

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Translator } from '../insights/translate.ts';
 
@@ -45,7 +46,7 @@ export function createAnswerTranslations(deps: { db: Db; clock: Clock; translato
       if (a.reason) texts.push(a.reason);
     }
     const out = await translator.translate(texts, from, to);
-    return db.transaction().execute(async (tx) => {
+    return inTransaction(db, async (tx) => {
       if (!out) {
         await tx.updateTable('answers').set({ translation_attempts: sql`translation_attempts + 1` }).where('id', 'in', batch.map((a) => a.id)).execute();
         return false;

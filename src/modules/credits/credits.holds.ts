@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../http/errors.ts';
 import type { CreditsRepository } from './credits.repository.ts';
+import { planSpend } from './credit-lots.ts';
 import { utcDay } from './credits.service.ts';
 
 /**
@@ -9,6 +9,11 @@ import { utcDay } from './credits.service.ts';
  * RELIABILITY R3): `reserve` moves the full price from available to reserved and writes the `ask`
  * row; each answer `spend`s its share out of reserved; `refund` releases what is left, once, as a
  * `refund` row. available = Σ ledger amounts at every moment; reserved = Σ open holds.
+ *
+ * Lock order (docs/credits.md "Lock order"; the question and its follow-ups are locked by the
+ * caller before any of this): balance → the key's cap charges → the key's daily spend → credit
+ * lots. The expiry job and admin adjustments take the balance first too, so no two of them can
+ * wait on each other in a circle.
  */
 export interface ReserveInput {
   accountId: string;
@@ -23,91 +28,95 @@ export interface ReserveInput {
   at: Date;
 }
 
+export interface RefundInput {
+  accountId: string;
+  /** The question whose reservation it was (the parent for follow-ups): its lots and cap charges. */
+  lotQuestionId: string;
+  questionId: string;
+  amount: number;
+  uniqueRef: string;
+  title: string;
+  at: Date;
+}
+
 export function createCreditHolds(repo: CreditsRepository) {
+  async function capLeft(keyId: string, cap: number, at: Date, tx: Db): Promise<number> {
+    return Math.max(0, cap - (await repo.spentToday(keyId, utcDay(at), tx)));
+  }
+
+  function capError(input: ReserveInput, remaining: number): AppError {
+    return new AppError('spend_cap_exceeded', `This ask needs ${input.amount} credits but the key's daily cap leaves ${remaining}; nothing was spent.`, {
+      reason: 'spend_cap_reached',
+      capRemaining: remaining,
+      needed: input.amount,
+    });
+  }
+
+  function creditsError(amount: number, available: number): AppError {
+    return new AppError('insufficient_credits', `This ask needs ${amount} credits and ${available} are available; nothing was spent.`, { needed: amount, available });
+  }
+
   return {
     async reserve(input: ReserveInput, tx: Db): Promise<{ availableBefore: number; availableAfter: number }> {
       if (input.amount === 0) {
-        const { available } = await repo.balance(input.accountId, tx);
+        const { available } = await repo.balance(input.accountId, input.at, tx);
         return { availableBefore: available, availableAfter: available };
       }
-      if (input.keyId && input.cap !== null) {
-        if (!(await repo.chargeKeyCap(input.keyId, utcDay(input.at), input.amount, input.cap, tx))) {
-          const remaining = Math.max(0, input.cap - (await repo.spentToday(input.keyId, utcDay(input.at), tx)));
-          throw new AppError('spend_cap_exceeded', `This ask needs ${input.amount} credits but the key's daily cap leaves ${remaining}; nothing was spent.`, {
-            reason: 'spend_cap_reached',
-            capRemaining: remaining,
-            needed: input.amount,
-          });
+      const capped = input.keyId !== null && input.cap !== null;
+      // The balance first (lock order). It still counts lots past their expiry that the job has
+      // not emptied: when it does not cover the amount nothing can; when it does, the lots decide.
+      if ((await repo.reserve(input.accountId, input.amount, input.at, tx)) === null) {
+        // The cap is the first thing an ask is refused for, as when both would refuse it.
+        if (capped) {
+          const remaining = await capLeft(input.keyId!, input.cap!, input.at, tx);
+          if (remaining < input.amount) throw capError(input, remaining);
+        }
+        throw creditsError(input.amount, (await repo.balance(input.accountId, input.at, tx)).available);
+      }
+      if (capped) {
+        await repo.recordCapCharge({ questionId: input.questionId, keyId: input.keyId!, day: utcDay(input.at), amount: input.amount }, tx);
+        if (!(await repo.chargeKeyCap(input.keyId!, utcDay(input.at), input.amount, input.cap!, tx))) {
+          throw capError(input, await capLeft(input.keyId!, input.cap!, input.at, tx));
         }
       }
-      const moved = await tx
-        .updateTable('balances')
-        .set({ available: sql`available - ${input.amount}`, reserved: sql`reserved + ${input.amount}`, updated_at: input.at })
-        .where('account_id', '=', input.accountId)
-        .where('available', '>=', input.amount)
-        .returning(['available'])
-        .executeTakeFirst();
-      if (!moved) {
-        // (No balance row yet is no credits: the row comes with the first grant.)
-        const { available } = await repo.balance(input.accountId, tx);
-        throw new AppError('insufficient_credits', `This ask needs ${input.amount} credits and ${available} are available; nothing was spent.`, {
-          needed: input.amount,
-          available,
-        });
-      }
-      const uses = await repo.consumeLots(input.accountId, input.amount, tx);
-      for (const use of uses) {
-        await tx
-          .insertInto('lot_uses')
-          .values({ question_id: input.questionId, lot_id: use.lotId, amount: use.amount })
-          .onConflict((oc) => oc.columns(['question_id', 'lot_id']).doUpdateSet({ amount: sql`lot_uses.amount + ${use.amount}` }))
-          .execute();
-      }
+      const plan = planSpend(await repo.lockOpenLots(input.accountId, tx), input.amount, input.at);
+      // Expired credits are never spent (R7.1): the transaction rolls back with this error.
+      if (!plan.uses) throw creditsError(input.amount, plan.spendable);
+      await repo.takeFromLots(plan.uses, tx);
+      await repo.recordLotUses(input.questionId, plan.uses, tx);
       const entry = await repo.insertEntry(
         { accountId: input.accountId, kind: 'ask', state: 'paid', amount: -input.amount, title: input.title, ref: input.questionId, uniqueRef: input.uniqueRef, keyId: input.keyId, at: input.at },
         tx,
       );
       if (!entry) throw new Error(`ledger reference ${input.uniqueRef} was already posted`);
-      return { availableBefore: moved.available + input.amount, availableAfter: moved.available };
+      return { availableBefore: plan.spendable, availableAfter: plan.spendable - input.amount };
     },
 
     /** One answer's share leaves the hold (credits − reserved is unchanged). */
     async spend(accountId: string, amount: number, at: Date, tx: Db): Promise<void> {
       if (amount === 0) return;
-      await tx.updateTable('balances').set({ reserved: sql`reserved - ${amount}`, updated_at: at }).where('account_id', '=', accountId).execute();
+      await repo.spendReserved(accountId, amount, at, tx);
     },
 
     /**
      * Releases `amount` of a hold back to available, once per `uniqueRef` (a replay posts nothing
-     * and returns false), returning the credits to the lots they came from.
+     * and returns false), returning the credits to the lots they came from and, when the
+     * reservation was made today under a capped key, to that key's daily cap (net spend).
      */
-    async refund(input: { accountId: string; lotQuestionId: string; questionId: string; amount: number; uniqueRef: string; title: string; at: Date }, tx: Db): Promise<boolean> {
+    async refund(input: RefundInput, tx: Db): Promise<boolean> {
       if (input.amount <= 0) return false;
       const entry = await repo.insertEntry(
         { accountId: input.accountId, kind: 'refund', state: 'available', amount: input.amount, title: input.title, ref: input.questionId, uniqueRef: input.uniqueRef, at: input.at },
         tx,
       );
       if (!entry) return false;
-      await tx
-        .updateTable('balances')
-        .set({ available: sql`available + ${input.amount}`, reserved: sql`reserved - ${input.amount}`, updated_at: input.at })
-        .where('account_id', '=', input.accountId)
-        .execute();
-      const uses = await tx
-        .selectFrom('lot_uses as u')
-        .innerJoin('credit_lots as l', 'l.id', 'u.lot_id')
-        .select(['u.lot_id', 'u.amount', 'u.returned'])
-        .where('u.question_id', '=', input.lotQuestionId)
-        .where(sql<boolean>`u.returned < u.amount`)
-        .orderBy(sql`l.expires_at DESC NULLS FIRST`)
-        .forUpdate()
-        .execute();
+      await repo.releaseReserved(input.accountId, input.amount, input.at, tx);
+      await repo.returnCapCharges(input.lotQuestionId, utcDay(input.at), input.amount, tx);
       let left = input.amount;
-      for (const use of uses) {
+      for (const use of await repo.lockUnreturnedUses(input.lotQuestionId, tx)) {
         if (left === 0) break;
-        const give = Math.min(left, use.amount - use.returned);
-        await tx.updateTable('lot_uses').set({ returned: sql`returned + ${give}` }).where('question_id', '=', input.lotQuestionId).where('lot_id', '=', use.lot_id).execute();
-        await tx.updateTable('credit_lots').set({ remaining: sql`remaining + ${give}` }).where('id', '=', use.lot_id).execute();
+        const give = Math.min(left, use.open);
+        await repo.returnToLot(input.lotQuestionId, use.lotId, give, tx);
         left -= give;
       }
       if (left > 0) throw new Error(`refund of ${input.questionId} exceeds what its ask took from lots`);

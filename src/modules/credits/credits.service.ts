@@ -6,6 +6,8 @@ import type { Actor } from '../accounts/scopes.ts';
 import type { AccountsRepository } from '../accounts/accounts.repository.ts';
 import type { Balance, Currency, LedgerRow } from './credits.schemas.ts';
 import type { CreditsRepository, LedgerEntryRow } from './credits.repository.ts';
+import { planSpend } from './credit-lots.ts';
+import { inTransaction } from '../../db/transaction.ts';
 
 export const LEDGER_PAGE_SIZE = 50;
 /** Credits granted by hand never expire unless the operator says so; purchases expire after a year. */
@@ -25,6 +27,8 @@ function ledgerRow(row: LedgerEntryRow): LedgerRow {
     by: row.by,
   };
 }
+
+const removalTooLarge = () => new AppError('insufficient_credits', 'This adjustment would take the available balance below zero; nothing changed.');
 
 export interface GrantInput {
   accountId: string;
@@ -57,7 +61,7 @@ export function createCreditsService(deps: { db: Db; repo: CreditsRepository; ac
       if (!(await accounts.findAccount(input.accountId))) throw notFound('No such account.');
 
       const at = clock.now();
-      return db.transaction().execute(async (tx) => {
+      return inTransaction(db, async (tx) => {
         await repo.ensureBalance(input.accountId, tx);
         const entry = await repo.insertEntry(
           {
@@ -74,15 +78,17 @@ export function createCreditsService(deps: { db: Db; repo: CreditsRepository; ac
           tx,
         );
         if (!entry) throw new Error('grant reference collided');
-        if (!(await repo.addAvailable(input.accountId, input.amount, at, tx))) {
-          throw new AppError('insufficient_credits', 'This adjustment would take the available balance below zero; nothing changed.');
-        }
+        // The balance row first (lock order), then the lots.
+        if (!(await repo.addAvailable(input.accountId, input.amount, at, tx))) throw removalTooLarge();
         if (input.amount > 0) {
           await repo.insertLot({ accountId: input.accountId, entryId: entry.id, amount: input.amount, expiresAt: days ? new Date(at.getTime() + days * 86_400_000) : null }, tx);
         } else {
-          await repo.consumeLots(input.accountId, -input.amount, tx);
+          // A removal takes spendable credits only: never credits already past their expiry.
+          const plan = planSpend(await repo.lockOpenLots(input.accountId, tx), -input.amount, at);
+          if (!plan.uses) throw removalTooLarge();
+          await repo.takeFromLots(plan.uses, tx);
         }
-        return { entry: ledgerRow(entry), balance: await repo.balance(input.accountId, tx) };
+        return { entry: ledgerRow(entry), balance: await repo.balance(input.accountId, at, tx) };
       });
     },
 
@@ -90,7 +96,7 @@ export function createCreditsService(deps: { db: Db; repo: CreditsRepository; ac
       const account = await accounts.findAccount(actor.accountId);
       if (!account) throw notFound('No such account.');
       const now = clock.now();
-      const { available, reserved } = await repo.balance(actor.accountId);
+      const { available, reserved } = await repo.balance(actor.accountId, now);
       const expiring = await repo.expiringLots(actor.accountId, now);
       let capRemaining: number | null = null;
       if (actor.keyId && actor.dailyCapCredits !== null) {
@@ -114,34 +120,43 @@ export function createCreditsService(deps: { db: Db; repo: CreditsRepository; ac
       return { rows: page.map(ledgerRow), nextCursor: rows.length > LEDGER_PAGE_SIZE ? encodeCursor([page[page.length - 1].seq]) : null };
     },
 
-    /** The expiry job: empties lots past their date, one `expiry` row per lot. Returns rows written. */
+    /**
+     * The expiry job: empties lots past their date, one `expiry` row per lot, one account per
+     * transaction. Each account's balance row is locked before its lots (the lock order asks and
+     * refunds follow), so the job waits for an ask in flight instead of deadlocking with it.
+     * Returns the lots emptied; the job calls again until none is left.
+     */
     async expireDue(batch = 200): Promise<number> {
       const at = clock.now();
-      return db.transaction().execute(async (tx) => {
-        const lots = await repo.dueLots(at, batch, tx);
-        let written = 0;
-        for (const lot of lots) {
-          const entry = await repo.insertEntry(
-            {
-              accountId: lot.account_id,
-              kind: 'expiry',
-              state: 'paid',
-              amount: -lot.remaining,
-              title: `Expired: ${lot.remaining} credits that were valid until ${utcDay(lot.expires_at)}`,
-              ref: null,
-              // A lot can expire twice: a refund may return credits to it after its date.
-              uniqueRef: `expiry:${lot.id}:${at.getTime()}`,
-              at,
-            },
-            tx,
-          );
-          if (!entry) continue;
-          if (!(await repo.addAvailable(lot.account_id, -lot.remaining, at, tx))) throw new Error(`lot ${lot.id} holds more than the available balance`);
-          await repo.emptyLot(lot.id, at, tx);
-          written++;
-        }
-        return written;
-      });
+      let written = 0;
+      for (const accountId of await repo.accountsWithDueLots(at, batch)) {
+        written += await inTransaction(db, async (tx) => {
+          await repo.lockBalance(accountId, tx);
+          let emptied = 0;
+          for (const lot of await repo.lockDueLots(accountId, at, tx)) {
+            const entry = await repo.insertEntry(
+              {
+                accountId,
+                kind: 'expiry',
+                state: 'paid',
+                amount: -lot.remaining,
+                title: `Expired: ${lot.remaining} credits that were valid until ${utcDay(lot.expires_at)}`,
+                ref: null,
+                // A lot can expire twice: a refund may return credits to it after its date.
+                uniqueRef: `expiry:${lot.id}:${at.getTime()}`,
+                at,
+              },
+              tx,
+            );
+            if (!entry) continue;
+            if (!(await repo.addAvailable(accountId, -lot.remaining, at, tx))) throw new Error(`lot ${lot.id} holds more than the available balance`);
+            await repo.emptyLot(lot.id, at, tx);
+            emptied++;
+          }
+          return emptied;
+        });
+      }
+      return written;
     },
 
     /** R3.1: balances recomputed from entries, lots and question holds; returns the accounts that disagree. */

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import type { AnswerFlagsTable, DisputesTable } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomBase62 } from '../../lib/base62.ts';
@@ -92,7 +93,7 @@ export function createModerationService(deps: { db: Db; clock: Clock; questions:
     async flag(actor: Actor, questionId: string, ref: string, body: FlagBody): Promise<Flag> {
       await ownQuestion(actor, questionId);
       const note = body.note?.trim() ? body.note.trim() : null;
-      return db.transaction().execute(async (tx) => {
+      return inTransaction(db, async (tx) => {
         // The answer row lock queues concurrent flags of one answer.
         const answer = await tx
           .selectFrom('answers')
@@ -145,7 +146,7 @@ export function createModerationService(deps: { db: Db; clock: Clock; questions:
      */
     async decideFlag(id: string, decision: 'uphold' | 'dismiss', by = 'admin'): Promise<{ flag: FlagRecord; refundCredits: number }> {
       const at = clock.now();
-      const outcome = await db.transaction().execute(async (tx) => {
+      const outcome = await inTransaction(db, async (tx) => {
         const flag = await tx.selectFrom('answer_flags').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
         if (!flag) throw notFound('No such flag.');
         if (flag.status !== 'open') throw new AppError('conflict', `This flag was already ${flag.status}.`, { status: flag.status });
@@ -169,6 +170,7 @@ export function createModerationService(deps: { db: Db; clock: Clock; questions:
         const posted = await refundSpent(tx, credits, {
           accountId: q.account_id,
           questionId: q.id,
+          reservedBy: q.parent_id ?? q.id,
           amount,
           uniqueRef: `flag:${id}`,
           title: `Refund: an answer was removed after review (${REASON_WORDS[flag.reason] ?? flag.reason})`,
@@ -233,7 +235,7 @@ export function createModerationService(deps: { db: Db; clock: Clock; questions:
       if (input.refund !== null && input.outcome !== 'upheld') problems.push({ field: 'refund', code: 'not_allowed' as const, message: 'Only an upheld dispute can refund credits.' });
       if (problems.length) throw validationError(problems);
       const at = clock.now();
-      const outcome = await db.transaction().execute(async (tx) => {
+      const outcome = await inTransaction(db, async (tx) => {
         const dispute = await tx.selectFrom('disputes').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
         if (!dispute) throw notFound('No such dispute.');
         if (dispute.status !== 'open') throw new AppError('conflict', `This dispute was already ${dispute.status}.`, { status: dispute.status });
@@ -243,7 +245,7 @@ export function createModerationService(deps: { db: Db; clock: Clock; questions:
         if (input.refund !== null) {
           // Capped at what the question still counts as spent (removed answers were refunded already).
           const amount = Math.min(input.refund, q.credits_spent);
-          const posted = await refundSpent(tx, credits, { accountId: q.account_id, questionId: q.id, amount, uniqueRef: `dispute:${id}`, title: 'Refund: dispute upheld', by: input.by ?? 'admin', at });
+          const posted = await refundSpent(tx, credits, { accountId: q.account_id, questionId: q.id, reservedBy: q.parent_id ?? q.id, amount, uniqueRef: `dispute:${id}`, title: 'Refund: dispute upheld', by: input.by ?? 'admin', at });
           if (posted) {
             refunded = amount;
             await questions.update(q.id, { credits_spent: q.credits_spent - amount, credits_refunded: q.credits_refunded + amount, updated_at: at }, tx);

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { Actor } from '../accounts/scopes.ts';
@@ -84,7 +85,7 @@ export function createAddHeadsService(deps: { db: Db; clock: Clock; questions: Q
       if (body.dryRun) return { status: 201, body: { quote: quote(current, body.n, count) }, replayed: false };
 
       let closesAt: Date | null = null;
-      const result = await db.transaction().execute((tx) =>
+      const result = await inTransaction(db, (tx) =>
         withIdempotency<AddHeadsResponse>(tx, claim, async () => {
           const q = await questions.lock(id, tx);
           if (!q || !closedOk(q.status)) throw new AppError('conflict', `Heads can be added to a complete or underfilled question; this one is ${q?.status}.`);

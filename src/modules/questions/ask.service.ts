@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { randomBase62 } from '../../lib/base62.ts';
@@ -153,8 +154,9 @@ export function createAskService(deps: Deps) {
       const eta = poolCount ? etaMinutes({ n: main.n, poolSize: poolCount.size, activeHeads: poolCount.active, rush: main.rush }) : etaMinutes({ n: main.n, poolSize: 0, activeHeads: 0, rush: false });
       const created: Array<{ id: string; status: string; scheduledFor: Date | null; closesAt: Date | null }> = [];
 
-      const result = await db.transaction().execute((tx) =>
+      const result = await inTransaction(db, (tx) =>
         withIdempotency<{ question: Question }>(tx, { accountId: actor.accountId, key: idempotencyKey, requestHash: hash, now }, async () => {
+        created.length = 0; // (a retried attempt starts afresh: db/transaction.ts)
         // Private asks of one account queue up here, so two at once cannot both be today's free one.
         if (isPrivate) await sql`SELECT pg_advisory_xact_lock(hashtext(${`private:${actor.accountId}`}))`.execute(tx);
         const today = isPrivate ? await questions.countPrivateSince(actor.accountId, new Date(`${now.toISOString().slice(0, 10)}T00:00:00.000Z`), tx) : null;

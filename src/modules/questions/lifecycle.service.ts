@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import type { QuestionsTable } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, notFound } from '../../http/errors.ts';
@@ -113,7 +114,8 @@ export function createLifecycleService(deps: { db: Db; clock: Clock; questions: 
 
   async function transition<T>(id: string, work: (tx: Db, q: Row, at: Date, touched: Set<string>) => Promise<T>): Promise<T> {
     const touched = new Set<string>();
-    const result = await db.transaction().execute(async (tx) => {
+    const result = await inTransaction(db, async (tx) => {
+      touched.clear(); // (a retried attempt starts afresh: db/transaction.ts)
       const q = await questions.lock(id, tx);
       if (!q) throw notFound('No such question.');
       return work(tx, q, clock.now(), touched);

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { AppError, notFound, validationError } from '../../http/errors.ts';
@@ -108,7 +109,7 @@ export function createQuestionsService(deps: { db: Db; clock: Clock; repo: Quest
         }
         values.min_answers = body.minAnswers;
       }
-      await db.transaction().execute(async (tx) => {
+      await inTransaction(db, async (tx) => {
         // The labels column is text[]: hand it over as an array literal the driver understands.
         await repo.update(id, values, tx);
       });

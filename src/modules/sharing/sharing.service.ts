@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import type { QuestionsTable, ShareLinksTable } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomBase62 } from '../../lib/base62.ts';
@@ -98,7 +99,7 @@ export function createSharingService(deps: { db: Db; clock: Clock; questions: Qu
     /** POST /v2/questions/{id}/share: the public results page on or off. Turning it on when it is on changes nothing. */
     async setPublic(actor: Actor, id: string, on: boolean): Promise<Question> {
       await ownQuestion(actor, id);
-      await db.transaction().execute(async (tx) => {
+      await inTransaction(db, async (tx) => {
         const q = await questions.lock(id, tx);
         if (!q || q.account_id !== actor.accountId) throw notFound('No such question on this account.');
         const flagged = (q.draft as unknown as NormalizedDraft).publicResults === true;
