@@ -5,7 +5,6 @@
  */
 export const ERRORS = {
   validation_failed: { status: 400, message: 'The request is not valid; see details.validation for what to fix.' },
-  idempotency_key_required: { status: 400, message: 'This request needs an Idempotency-Key header of 1 to 200 characters.' },
   unauthorized: { status: 401, message: 'A valid API key is required: send it as "Authorization: Bearer <key>".' },
   insufficient_credits: { status: 402, message: 'There are not enough credits for this; nothing was spent.' },
   spend_cap_exceeded: { status: 402, message: "This would go over the key's daily spend cap; nothing was spent." },
@@ -13,6 +12,7 @@ export const ERRORS = {
   human_check_failed: { status: 403, message: 'The human check failed; please try again.' },
   not_found: { status: 404, message: 'There is nothing here.' },
   method_not_allowed: { status: 405, message: 'This method is not allowed here.' },
+  request_timeout: { status: 408, message: 'The request did not arrive in time; send it again without pauses.' },
   idempotency_conflict: { status: 409, message: 'This Idempotency-Key was already used with a different request.' },
   idempotency_in_progress: { status: 409, message: 'A request with this Idempotency-Key is still running; retry shortly.' },
   external_ref_set: { status: 409, message: 'externalRef is already set and cannot be changed.' },
@@ -22,6 +22,7 @@ export const ERRORS = {
   unsupported_media_type: { status: 415, message: 'Send the body as JSON with "Content-Type: application/json".' },
   content_refused: { status: 422, message: 'The question was refused for its content; nothing was spent.' },
   rate_limited: { status: 429, message: 'Too many requests; wait for the time in the Retry-After header.' },
+  headers_too_large: { status: 431, message: 'The request headers are too large.' },
   internal: { status: 500, message: 'Something went wrong on our side; it has been logged.' },
   service_unavailable: { status: 503, message: 'The service is not ready; try again shortly.' },
 } as const satisfies Record<string, { status: number; message: string }>;

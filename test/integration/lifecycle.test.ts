@@ -148,6 +148,41 @@ describe('cancel', () => {
     expect(await money(t, key)).toMatchObject({ credits: START - 120, reserved: 0 });
   });
 
+  it('a scheduled question can be cancelled before it goes live: full refund, question.cancelled, and it never goes live', async () => {
+    const key = await funded();
+    const at = new Date(t.clock.now().getTime() + 3_600_000);
+    const question = await ask(t, key, choiceDraft({ scheduledFor: at.toISOString() }));
+    expect(await money(t, key)).toMatchObject({ reserved: 120 });
+    const response = await cancel(key, question.id);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ refundCredits: 120, question: { status: 'cancelled', liveAt: null, creditsSpent: 0 } });
+    expect(await money(t, key)).toMatchObject({ credits: START, reserved: 0, available: START });
+    expect((await eventsOf(t, question.id)).map((e) => e.type)).toEqual(['question.reserved', 'question.cancelled']);
+
+    t.clock.set(new Date(at.getTime() + 1_000));
+    await t.container.lifecycle.sweep();
+    expect(await t.container.lifecycle.goLive(question.id)).toBe(false);
+    expect((await getQuestion(t, key, question.id)).status).toBe('cancelled');
+    expect(await answer(t, question.id, heads[0])).toMatchObject({ accepted: false, reason: 'not_live' });
+    await expectReconciled(t);
+  });
+
+  it('a follow-up waiting for its parent can be cancelled on its own: its credits come back, the parent goes on', async () => {
+    const key = await funded();
+    const parent = await ask(t, key, { draft: choiceDraft(), then: [{ text: 'Why did you pick that one?', n: 10 }] });
+    const [child] = await t.db.selectFrom('questions').select(['id', 'credits_reserved']).where('parent_id', '=', parent.id).execute();
+    const before = await money(t, key);
+    const response = await cancel(key, child.id);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ refundCredits: child.credits_reserved, question: { status: 'cancelled' } });
+    expect(await money(t, key)).toMatchObject({ credits: before.credits, reserved: before.reserved - child.credits_reserved });
+    expect((await getQuestion(t, key, parent.id)).status).toBe('live');
+    await answerAll(t, parent.id, heads.slice(0, 10));
+    expect((await getQuestion(t, key, parent.id)).status).toBe('complete');
+    expect((await getQuestion(t, key, child.id)).status).toBe('cancelled');
+    await expectReconciled(t);
+  });
+
   it('a key without questions:write gets 403', async () => {
     const key = await funded();
     const question = await ask(t, key, choiceDraft());
@@ -280,6 +315,8 @@ describe('POST /v2/questions/{id}/heads', () => {
     for (const idempotencyKey of [undefined, '', 'k'.repeat(201)]) {
       const response = await addHeads(key, question.id, { n: 5 }, idempotencyKey);
       expect(response.statusCode, response.body).toBe(400);
+      // One code for one mistake: the same error as the ask's (issue 8, point 15).
+      expect(errorOf(response)).toMatchObject({ code: 'validation_failed', details: { validation: [{ field: 'idempotency-key' }] } });
     }
     expect(await money(t, key)).toEqual(before);
   });

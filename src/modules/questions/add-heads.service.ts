@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { AppError, notFound, validationError } from '../../http/errors.ts';
 import type { Actor } from '../accounts/scopes.ts';
 import type { CreditHolds } from '../credits/credits.holds.ts';
 import { emitEvent } from '../events/outbox.ts';
@@ -72,7 +72,10 @@ export function createAddHeadsService(deps: { db: Db; clock: Clock; questions: Q
       const now = clock.now();
       const claim = { accountId: actor.accountId, key: idempotencyKey ?? '', requestHash: requestHash({ path: `/v2/questions/${id}/heads`, body }), now };
       if (!body.dryRun) {
-        if (!idempotencyKey) throw new AppError('idempotency_key_required');
+        // The same error as every other route that needs the header (the ask, answer-page started).
+        if (!idempotencyKey) {
+          throw validationError([{ field: 'idempotency-key', code: 'required', message: 'idempotency-key is required unless dryRun is true.' }], 'Invalid header: idempotency-key is required unless dryRun is true.');
+        }
         // A retry replays, even though the question is live again by now.
         const stored = await storedResponse<AddHeadsResponse>(db, claim);
         if (stored) return stored;

@@ -133,11 +133,15 @@ export function createLifecycleService(deps: { db: Db; clock: Clock; questions: 
     close,
     afterCommit,
 
-    /** POST /cancel: live questions only; returns what was refunded. */
+    /**
+     * POST /cancel: a live question (spec), and as an extension one that holds credits while it
+     * waits: scheduled, or a follow-up waiting for its parent (`draft`), so that no state holds
+     * credits only an operator could release. Returns what was refunded.
+     */
     async cancel(actor: Actor, id: string): Promise<{ question: Question; refundCredits: number }> {
       if (!(await questions.find(actor.accountId, id))) throw notFound('No such question on this account.');
       const refundCredits = await transition(id, async (tx, q, at, touched) => {
-        if (q.status !== 'live') throw new AppError('conflict', `Only a live question can be cancelled; this one is ${q.status}.`, { status: q.status });
+        if (!isOpen(q.status)) throw new AppError('conflict', `Only a live, scheduled or waiting question can be cancelled; this one is ${q.status}.`, { status: q.status });
         return close(tx, q, 'cancelled', at, touched);
       });
       return { question: await view(actor.accountId, id), refundCredits };

@@ -117,10 +117,12 @@ export function questionsRoutes(deps: { asks: AskService; questions: QuestionsSe
         operationId: 'cancelQuestion',
         tags: TAG,
         summary: 'Cancel a live question; unanswered credits come back',
+        description:
+          'Cancels a live question and refunds the credits of answers not given (`refundCredits`; a `question.cancelled` event). Extension: a `scheduled` question (before it goes live) and a follow-up still waiting for its parent (`draft`) can be cancelled too, with a full refund of what they hold, so no question holds credits that only an operator could release (docs/lifecycle.md).',
         params: Params,
         response: {
           200: Closed({ question: RefOf(QuestionSchema), refundCredits: Type.Integer({ minimum: 0 }) }),
-          409: { description: '`conflict`: only a live question can be cancelled.', content: { 'application/json': { schema: { $ref: 'Error#' } } } },
+          409: { description: '`conflict`: the question is already closed (complete, underfilled, cancelled or refused).', content: { 'application/json': { schema: { $ref: 'Error#' } } } },
         },
       },
     }, async (request) => deps.lifecycle.cancel(actorOf(request), request.params.id));
@@ -159,6 +161,12 @@ export function questionsRoutes(deps: { asks: AskService; questions: QuestionsSe
       return reply.status(201).send(result.body);
     });
 
+    // preClose runs before the server stops accepting and waits for open requests: parked waits
+    // answer now (done false) instead of holding the stop for up to 25 s.
+    app.addHook('preClose', async () => {
+      const released = deps.waits.release();
+      if (released) app.log.info({ waits: released }, 'stopping: open waits answered with done false');
+    });
     app.get('/v2/questions/:id/wait', {
       config: { scope: 'questions:read' },
       schema: {
