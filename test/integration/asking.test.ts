@@ -358,18 +358,41 @@ describe('errors that spend nothing', () => {
   it('content_refused: 422 with the category, for the question or a follow-up; nothing spent', async () => {
     const key = await funded(10_000);
     const before = await snapshot(key);
-    const cases: Array<[Json, string]> = [
-      [{ draft: choiceDraft({ text: 'What is your password?' }) }, 'credentials'],
-      [{ draft: choiceDraft({ options: [{ label: 'Penny' }, { label: 'Text me on WhatsApp' }] }) }, 'personal_data'],
-      [{ draft: choiceDraft(), then: [{ text: 'What is your home address?' }] }, 'personal_data'],
+    const cases: Array<[Json, string, string]> = [
+      [{ draft: choiceDraft({ text: 'What is your password?' }) }, 'credentials', 'draft.text'],
+      [{ draft: choiceDraft({ options: [{ label: 'Penny' }, { label: 'Text me on WhatsApp' }] }) }, 'personal_data', 'draft.options[1].label'],
+      [{ draft: choiceDraft(), then: [{ text: 'What is your home address?' }] }, 'personal_data', 'then[0].text'],
     ];
-    for (const [body, category] of cases) {
+    for (const [body, category, field] of cases) {
       const response = await askRaw(t, key, body);
       expect(response.statusCode, response.body).toBe(422);
-      expect(errorOf(response)).toMatchObject({ code: 'content_refused', details: { category } });
+      expect(errorOf(response)).toMatchObject({ code: 'content_refused', details: { category, field } });
     }
     expect(await snapshot(key)).toEqual(before);
     expect(await questionCount(key.accountId)).toBe(0);
+  });
+
+  it('the estimate reports what the content check would refuse, as a validation item on the field; a clean estimate is a promise the ask keeps', async () => {
+    const key = await funded(10_000);
+    const refusedDrafts: Array<[Json, string]> = [
+      [choiceDraft({ text: 'What is your password?' }), 'draft.text'],
+      [choiceDraft({ context: 'Then email me your answer' }), 'draft.context'],
+      [choiceDraft({ options: [{ label: 'Penny' }, { label: 'Text me on WhatsApp' }] }), 'draft.options[1].label'],
+    ];
+    for (const [draft, field] of refusedDrafts) {
+      const estimated = await t.inject({ method: 'POST', url: '/v1/billing/estimate', payload: { draft } });
+      expect(estimated.statusCode).toBe(200);
+      expect(estimated.json().validation).toEqual([{ field, code: 'not_allowed', message: expect.stringContaining('content_refused') }]);
+      const asked = await askRaw(t, key, { draft });
+      expect(asked.statusCode).toBe(422);
+      expect(errorOf(asked).details.field).toBe(field);
+    }
+    const clean = choiceDraft({ text: 'Which name would you trust with your savings?' });
+    const quote = await t.inject({ method: 'POST', url: '/v1/billing/estimate', payload: { draft: clean } });
+    expect(quote.json().validation).toEqual([]);
+    const asked = await askRaw(t, key, { draft: clean });
+    expect(asked.statusCode, asked.body).toBe(201);
+    expect(asked.json().question.creditsReserved).toBe(quote.json().creditsTotal);
   });
 
   it('a projectId of another account is 404 and spends nothing; its own project files the question', async () => {

@@ -1,6 +1,7 @@
 import type { Clock } from '../../lib/clock.ts';
 import type { ValidationItem } from '../../http/errors.ts';
 import { validateDraft, type LooseDraft } from '../questions/draft-validator.ts';
+import { checkContent, contentFields } from '../questions/content-check.ts';
 import { DEFAULT_N } from '../questions/draft-defaults.ts';
 import type { PoolService } from '../panel/pool.service.ts';
 import { priceDraft, pricedAnswers, type Price } from './pricing.ts';
@@ -44,6 +45,12 @@ export function createEstimateService(deps: { pool: PoolService; clock: Clock })
      */
     async estimate(draft: LooseDraft): Promise<Estimate> {
       const validation = validateDraft(draft, { now: deps.clock.now() });
+      // The estimate lists everything that would stop the ask, the content check included (the
+      // ask refuses it with 422 content_refused), one item per field.
+      const refused = checkContent(contentFields(draft));
+      if (refused && !validation.some((item) => item.field === refused.field)) {
+        validation.push({ field: refused.field, code: 'not_allowed', message: `${refused.reason} An ask with it is refused (422 content_refused, category ${refused.category}).` });
+      }
       const input = priceInputOf(draft);
       const price = priceDraft(input);
       const targetingBroken = validation.some((item) => item.field.startsWith('draft.targeting') || item.field === 'draft.tier');

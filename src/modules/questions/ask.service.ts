@@ -19,7 +19,7 @@ import { validateDraft, type LooseDraft } from './draft-validator.ts';
 import { normalizeDraft } from './draft-defaults.ts';
 import type { QuestionDraft } from './question-draft.schemas.ts';
 import type { AskBody, FollowUp } from './ask.schemas.ts';
-import { checkContent } from './content-check.ts';
+import { checkContent, contentFields } from './content-check.ts';
 import { storedResponse, withIdempotency, type Stored } from './idempotency.ts';
 import type { QuestionsRepository } from './questions.repository.ts';
 import { questionView } from './question-view.ts';
@@ -138,8 +138,8 @@ export function createAskService(deps: Deps) {
       }
       if (problems.length) throw validationError(problems);
 
-      const refused = checkContent([draft.text, draft.context, draft.stimulus?.text, ...(draft.options ?? []).map((o) => o.label), ...followUps.map((f) => f.text)]);
-      if (refused) throw new AppError('content_refused', `${refused.reason} Nothing was spent.`, { category: refused.category });
+      const refused = checkContent([...contentFields(draft), ...followUps.flatMap((f, i) => contentFields(f, `then[${i}]`))]);
+      if (refused) throw new AppError('content_refused', `${refused.reason} Nothing was spent.`, { category: refused.category, field: refused.field });
 
       if (body.projectId) {
         const project = await db.selectFrom('projects').select('id').where('account_id', '=', actor.accountId).where('id', '=', body.projectId).executeTakeFirst();

@@ -8,6 +8,13 @@
 export interface ContentVerdict {
   category: 'personal_data' | 'credentials' | 'hate' | 'illegal';
   reason: string;
+  /** Where the refused words are, as a validation item's path (`draft.options[1].label`). */
+  field: string;
+}
+
+export interface ContentField {
+  field: string;
+  text: string | undefined;
 }
 
 const RULES: Array<{ category: ContentVerdict['category']; reason: string; pattern: RegExp }> = [
@@ -39,10 +46,21 @@ const RULES: Array<{ category: ContentVerdict['category']; reason: string; patte
   },
 ];
 
-export function checkContent(texts: Array<string | undefined>): ContentVerdict | null {
-  for (const text of texts) {
-    if (!text) continue;
-    for (const rule of RULES) if (rule.pattern.test(text)) return { category: rule.category, reason: rule.reason };
+/** Every text of a draft that heads read, with its path (`prefix` is `draft` or `then[0]`). */
+export function contentFields(draft: { text?: string; context?: string; stimulus?: { text?: string }; options?: Array<{ label?: string }> }, prefix = 'draft'): ContentField[] {
+  return [
+    { field: `${prefix}.text`, text: draft.text },
+    { field: `${prefix}.context`, text: draft.context },
+    { field: `${prefix}.stimulus.text`, text: draft.stimulus?.text },
+    ...(draft.options ?? []).map((option, i) => ({ field: `${prefix}.options[${i}].label`, text: option.label })),
+  ];
+}
+
+/** The first refused text, or null. The ask refuses it (422); the estimate reports it as a validation item. */
+export function checkContent(fields: ContentField[]): ContentVerdict | null {
+  for (const { field, text } of fields) {
+    if (typeof text !== 'string' || !text) continue;
+    for (const rule of RULES) if (rule.pattern.test(text)) return { category: rule.category, reason: rule.reason, field };
   }
   return null;
 }
