@@ -9,6 +9,7 @@ import { genRequestId } from './http/request-id.ts';
 import { compileFor } from './http/validation.ts';
 import { buildSerializerFactory } from './http/serializer.ts';
 import { registerJsonBody } from './http/json-body.ts';
+import { registerClosing, serverOptions } from './http/server-options.ts';
 import { registerAuth } from './http/auth.ts';
 import { registerRouteConventions } from './http/route-conventions.ts';
 import { registerOpenApi } from './http/openapi.ts';
@@ -43,8 +44,8 @@ export async function buildApp(container: Container, options: BuildOptions = {})
     logger: options.logger === false ? false : { level: config.logLevel, redact: ['req.headers.authorization'] },
     genReqId: genRequestId,
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.nodeEnv === 'production',
-    return503OnClosing: true,
+    // TRUSTED_PROXIES, timeouts, Node-level errors and the shutdown 503 (http/server-options.ts).
+    ...serverOptions(config),
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: createFrameworkErrors(pageRouterErrors(assets, config)),
@@ -57,7 +58,10 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   app.setValidatorCompiler(({ schema, httpPart }) => compileFor(httpPart, schema));
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // No response may be sniffed into another type (a JSON error rendered as HTML, say).
+    reply.header('x-content-type-options', 'nosniff');
   });
+  registerClosing(app);
   registerErrorHandling(app);
   registerRouteConventions(app);
   await registerOpenApi(app, config.publicBaseUrl);

@@ -150,3 +150,35 @@ describe('loadConfig problems', () => {
     expect(problemsOf({ REDIS_URL: 'cache:6379x' })).toHaveLength(1);
   });
 });
+
+describe('TRUSTED_PROXIES and HTTP timeouts', () => {
+  it('trusts no proxy by default in every NODE_ENV, so X-Forwarded-For is ignored', () => {
+    for (const env of [{}, { NODE_ENV: 'test' }, { NODE_ENV: 'production', TURNSTILE_SECRET: 's', TURNSTILE_SITE_KEY: 'k' }]) {
+      expect(loadConfig(env, CWD).trustedProxies).toBe(false);
+    }
+  });
+
+  it('reads a hop count or a list of addresses and ranges', () => {
+    expect(loadConfig({ TRUSTED_PROXIES: '1' }, CWD).trustedProxies).toBe(1);
+    expect(loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8,127.0.0.1' }, CWD).trustedProxies).toEqual(['10.0.0.0/8', '127.0.0.1']);
+  });
+
+  it('refuses a value it cannot read, with the other problems', () => {
+    const problems = problemsOf({ TRUSTED_PROXIES: 'true', PORT: 'x' });
+    expect(problems).toHaveLength(2);
+    expect(problems.find((p) => p.startsWith('TRUSTED_PROXIES '))).toContain('"true"');
+  });
+
+  it('has timeouts longer than a 25 s wait, and a keep-alive longer than load balancers\' 60 s', () => {
+    expect(loadConfig({}, CWD).httpTimeouts).toEqual({ requestMs: 60_000, headersMs: 15_000, keepAliveMs: 72_000, idleMs: 60_000 });
+    expect(loadConfig({ REQUEST_TIMEOUT_SECONDS: '2', HEADERS_TIMEOUT_SECONDS: '1', KEEP_ALIVE_TIMEOUT_SECONDS: '5', IDLE_TIMEOUT_SECONDS: '30' }, CWD).httpTimeouts).toEqual({ requestMs: 2000, headersMs: 1000, keepAliveMs: 5000, idleMs: 30_000 });
+  });
+
+  it('refuses timeouts of 0, an idle timeout that would cut a wait, and headers longer than the request', () => {
+    const problems = problemsOf({ REQUEST_TIMEOUT_SECONDS: '0', KEEP_ALIVE_TIMEOUT_SECONDS: '0', IDLE_TIMEOUT_SECONDS: '10' });
+    for (const name of ['REQUEST_TIMEOUT_SECONDS', 'KEEP_ALIVE_TIMEOUT_SECONDS', 'IDLE_TIMEOUT_SECONDS']) expect(problems.some((p) => p.startsWith(`${name} `)), name).toBe(true);
+    expect(problemsOf({ REQUEST_TIMEOUT_SECONDS: '10', HEADERS_TIMEOUT_SECONDS: '20' })).toEqual([
+      'HEADERS_TIMEOUT_SECONDS must not be longer than REQUEST_TIMEOUT_SECONDS (the headers are part of the request)',
+    ]);
+  });
+});

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseTrustedProxies, type TrustedProxies } from './lib/trusted-proxies.ts';
 
 /**
  * Configuration comes from the environment only, is validated once at start-up and is frozen.
@@ -42,6 +43,15 @@ export interface Config {
   readonly linkLimits: { readonly perIpPer10Minutes: number; readonly perLinkPerMinute: number };
   /** Seconds to wait for in-flight requests on SIGTERM before closing anyway. */
   readonly shutdownGraceSeconds: number;
+  /** Proxies whose X-Forwarded-For is believed (TRUSTED_PROXIES, lib/trusted-proxies.ts); false: none. */
+  readonly trustedProxies: TrustedProxies;
+  /**
+   * HTTP server timeouts in milliseconds, so slow or silent clients cannot hold sockets forever:
+   * the whole request (headers and body) must arrive within `requestMs` and its headers within
+   * `headersMs` (a 408); an idle keep-alive connection closes after `keepAliveMs`; a socket with no
+   * traffic at all while a request is open closes after `idleMs` (longer than wait's 25 s).
+   */
+  readonly httpTimeouts: { readonly requestMs: number; readonly headersMs: number; readonly keepAliveMs: number; readonly idleMs: number };
   /**
    * Optional OpenAI-compatible chat APIs (docs/insights.md): one that writes insights
    * (INSIGHTS_API_URL, INSIGHTS_MODEL, INSIGHTS_API_KEY) and one that translates them
@@ -135,6 +145,18 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const simAnswersPerMinute = int('SIM_ANSWERS_PER_MINUTE', nodeEnv === 'development' ? 25 : 0, 0, 100_000);
   if (nodeEnv === 'production' && simAnswersPerMinute > 0) problems.push('SIM_ANSWERS_PER_MINUTE must not be set in production: simulated answers would pass for real ones');
 
+  const proxies = parseTrustedProxies(read('TRUSTED_PROXIES'));
+  if (proxies.problem) problems.push(proxies.problem);
+  const trustedProxies = proxies.value;
+  // Defaults: the request (60 s) and idle (60 s) limits are well over wait's 25 s; 72 s keep-alive
+  // outlasts the 60 s idle timeout of common load balancers, so they close first (no 502 race).
+  const httpTimeouts = {
+    requestMs: int('REQUEST_TIMEOUT_SECONDS', 60, 1, 3600) * 1000,
+    headersMs: int('HEADERS_TIMEOUT_SECONDS', 15, 1, 3600) * 1000,
+    keepAliveMs: int('KEEP_ALIVE_TIMEOUT_SECONDS', 72, 1, 3600) * 1000,
+    idleMs: int('IDLE_TIMEOUT_SECONDS', 60, 30, 3600) * 1000,
+  };
+
   const config: Config = {
     nodeEnv,
     role,
@@ -165,9 +187,12 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       perLinkPerMinute: int('LINK_ANSWERS_PER_LINK', 300, 1, 1_000_000),
     },
     shutdownGraceSeconds: int('SHUTDOWN_GRACE_SECONDS', 20, 0, 600),
+    trustedProxies,
+    httpTimeouts,
     insights: { api: chatApi('INSIGHTS'), translate: chatApi('TRANSLATE') },
   };
 
+  if (httpTimeouts.headersMs > httpTimeouts.requestMs) problems.push('HEADERS_TIMEOUT_SECONDS must not be longer than REQUEST_TIMEOUT_SECONDS (the headers are part of the request)');
   if (nodeEnv === 'production' && (!config.turnstile.secret || !config.turnstile.siteKey)) {
     problems.push('TURNSTILE_SECRET and TURNSTILE_SITE_KEY are required in production: anonymous answers need the human check');
   }
