@@ -13,8 +13,10 @@ import { answerSentiment } from './modules/answers/answer-sentiment.ts';
 
 /**
  * Start-up: configuration → database (embedded unless DATABASE_URL) → migrations → synthetic panel
- * (development) → HTTP. SIGTERM/SIGINT stop accepting, let in-flight requests finish, close the
- * database and exit 0.
+ * (development) → HTTP. SIGTERM/SIGINT stop accepting, answer open waits at once (done false:
+ * the wait route's preClose hook), let in-flight requests finish, stop the simulator, jobs and
+ * notifier, close the database (embedded: its lock and socket files go) and exit 0;
+ * SHUTDOWN_GRACE_SECONDS is the hard bound (exit 1).
  */
 async function main(): Promise<void> {
   const started = Date.now();
@@ -52,8 +54,12 @@ async function main(): Promise<void> {
       process.exit(1);
     }, config.shutdownGraceSeconds * 1000);
     force.unref();
+    // server.close() ends only the connections idle at that moment; one that becomes idle later
+    // (a released wait, a finished ask) would keep the close waiting for its keep-alive timeout.
+    const idle = setInterval(() => app.server.closeIdleConnections(), 100);
     try {
       await app.close();
+      clearInterval(idle);
       await simulator?.stop();
       await jobs.stop();
       await notifier.stop();

@@ -238,3 +238,32 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two processes on one PostgreSQL
     expect(wokeAfter).toBeLessThan(2_500);
   });
 });
+
+describe('stopping (issue 8, point 10; the started process is test/integration/graceful-stop.test.ts)', () => {
+  it('closing the app answers every parked wait at once with its current result and done false; later calls do not park', async () => {
+    // An app of its own (its own wait service) on this file's database, so closing it leaves `t` alone.
+    const container = createContainer(t.config, t.database, t.clock);
+    const app = await buildApp(container, { logger: false });
+    await app.ready();
+    const question = await ask(t, key, choiceDraft());
+    await answer(t, question.id, heads[0]);
+    const url = `/v2/questions/${question.id}/wait?seconds=20`;
+    const waiting = Array.from({ length: 5 }, () => app.inject({ method: 'GET', url, headers: key.auth }));
+    await parked(5, container);
+    const closing = performance.now();
+    await app.close();
+    const responses = await Promise.all(waiting);
+    expect(performance.now() - closing).toBeLessThan(2_000);
+    for (const response of responses) {
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({ done: false, result: { questionId: question.id, status: 'in_progress', nAccepted: 1 } });
+    }
+    expect(container.waits.waiting()).toBe(0);
+    // A call that reaches the service after the stop began answers at once too (it never parks).
+    const actor = await container.accounts.authenticate(key.secret);
+    const started = performance.now();
+    const late = await container.waits.wait(actor, question.id, 20);
+    expect(late).toMatchObject({ done: false, result: { status: 'in_progress' } });
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+});

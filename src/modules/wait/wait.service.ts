@@ -19,6 +19,8 @@ interface Waiter {
   accountId: string;
   minAnswers: number | null;
   wake: () => void;
+  /** Answers now with done false (the service is stopping). */
+  release: () => void;
 }
 
 interface Snapshot {
@@ -34,6 +36,8 @@ export function createWaitService(deps: { db: Db; notifier: Notifier; lifecycle:
   const building = new Map<string, Promise<Result>>();
   /** One safety re-check per question with waiters, not one per waiter. */
   const rechecks = new Map<string, NodeJS.Timeout>();
+  /** Set once the process stops: no call parks any more (see release). */
+  let releasing = false;
 
   // Keyed with `done`: a waiter that saw the question close only shares a build started after it
   // did, never an older one that could still say in_progress.
@@ -79,7 +83,7 @@ export function createWaitService(deps: { db: Db; notifier: Notifier; lifecycle:
       const first = await db.selectFrom('questions').select(['status', 'answered']).where('id', '=', id).where('account_id', '=', actor.accountId).executeTakeFirst();
       if (!first) throw notFound('No such question on this account.');
       let done = await settled(actor.accountId, id, minAnswers, first);
-      if (!done) {
+      if (!done && !releasing) {
         done = await new Promise<boolean>((resolve) => {
           let checking = false;
           const waiter: Waiter = {
@@ -94,6 +98,7 @@ export function createWaitService(deps: { db: Db; notifier: Notifier; lifecycle:
                 .catch(() => undefined)
                 .finally(() => (checking = false));
             },
+            release: () => finish(false),
           };
           const set = waiters.get(id) ?? new Set<Waiter>();
           set.add(waiter);
@@ -119,6 +124,24 @@ export function createWaitService(deps: { db: Db; notifier: Notifier; lifecycle:
         });
       }
       return { result: await resultFor(actor.accountId, id, done), done };
+    },
+
+    /**
+     * On stop (the HTTP server's preClose): every parked call answers at once with its current
+     * result and done false, which tells a client to call again (and reach a node that is not
+     * stopping), and later calls answer the same way without parking. Without this a stop waits
+     * up to 25 s for the waits to time out, past the shutdown grace. Returns how many were parked.
+     */
+    release(): number {
+      releasing = true;
+      let released = 0;
+      for (const set of [...waiters.values()]) {
+        for (const waiter of [...set]) {
+          waiter.release();
+          released += 1;
+        }
+      }
+      return released;
     },
 
     /** How many requests are waiting now (for the benchmark and operators). */
