@@ -34,6 +34,7 @@ const flag = (key: TestKey, id: string, ref: string, payload: Json = { reason: '
 const pin = (key: TestKey, id: string, ref: string, payload: Json) => t.inject({ method: 'POST', url: `/v2/questions/${id}/answers/${ref}/pin`, headers: key.auth, payload });
 const dispute = (key: TestKey, id: string, payload: Json = { reason: 'The answers look automated to me.' }) =>
   t.inject({ method: 'POST', url: `/v2/questions/${id}/dispute`, headers: key.auth, payload });
+const readDispute = (key: TestKey, id: string) => t.inject({ method: 'GET', url: `/v2/questions/${id}/dispute`, headers: key.auth });
 const resultOf = (key: TestKey, id: string) => t.container.results.forAccount(key.accountId, id);
 const admin = (name: string, values: Record<string, string | boolean | undefined>) => adminCommands[name].run(t.container, values) as Promise<Json>;
 
@@ -261,9 +262,12 @@ describe('POST /v2/questions/{id}/dispute', () => {
     expect(errorOf(open)).toMatchObject({ code: 'conflict', message: expect.stringContaining('still open') });
 
     expect((await t.inject({ method: 'POST', url: `/v2/questions/${question.id}/cancel`, headers: key.auth })).statusCode).toBe(200);
+    expect((await readDispute(key, question.id)).json()).toEqual({ dispute: null, disputeBy: expect.any(String) });
     const ok = await dispute(key, question.id);
     expect(ok.statusCode, ok.body).toBe(200);
-    expect(ok.json()).toEqual({ ok: true });
+    const created = { id: expect.stringMatching(/^dsp_/), questionId: question.id, status: 'open', reason: 'The answers look automated to me.', createdAt: t.clock.now().toISOString(), decidedAt: null, decision: null, refundCredits: 0 };
+    expect(ok.json()).toEqual({ ok: true, dispute: created });
+    expect((await readDispute(key, question.id)).json().dispute).toEqual(ok.json().dispute);
     const again = await dispute(key, question.id, { reason: 'And another thing went wrong.' });
     expect(again.statusCode).toBe(409);
     expect(errorOf(again).message).toContain('already open');
@@ -302,6 +306,16 @@ describe('POST /v2/questions/{id}/dispute', () => {
     const reader = await t.makeKey(['questions:read'], null, { accountId: owner.accountId });
     expect((await dispute(reader, question.id)).statusCode).toBe(403);
   });
+
+  it('GET …/dispute: questions:read reads it; another account gets 404; disputeBy is null while the question is open', async () => {
+    const owner = await funded();
+    const question = await ask(t, owner, choiceDraft());
+    const reader = await t.makeKey(['questions:read'], null, { accountId: owner.accountId });
+    expect((await readDispute(reader, question.id)).json()).toEqual({ dispute: null, disputeBy: null });
+    expect((await readDispute(await funded(), question.id)).statusCode).toBe(404);
+    const accountOnly = await t.makeKey(['account:read'], null, { accountId: owner.accountId });
+    expect((await readDispute(accountOnly, question.id)).statusCode).toBe(403);
+  });
 });
 
 describe('dispute review (dispute:decide, dispute:list)', () => {
@@ -326,6 +340,10 @@ describe('dispute review (dispute:decide, dispute:list)', () => {
 
     const events = (await eventsOf(t, question.id)).filter((e) => e.type === 'dispute.resolved');
     expect(events).toEqual([{ type: 'dispute.resolved', data: { disputeId, questionId: question.id, outcome: 'upheld', refundCredits: 50, note: 'Several answers were off topic.' } }]);
+    // Read back without webhooks (extension: GET /v2/questions/{id}/dispute).
+    const readBack = await readDispute(key, question.id);
+    expect(readBack.statusCode).toBe(200);
+    expect(readBack.json().dispute).toMatchObject({ id: disputeId, status: 'upheld', decision: 'Several answers were off topic.', refundCredits: 50, decidedAt: t.clock.now().toISOString() });
 
     expect(await failure(admin('dispute:decide', { id: disputeId, reject: true, note: 'Changed my mind.' }))).toMatchObject({ code: 'conflict', status: 409 });
     expect((await eventsOf(t, question.id)).filter((e) => e.type === 'dispute.resolved')).toHaveLength(1);

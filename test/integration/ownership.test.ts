@@ -221,7 +221,7 @@ describe("another account's ids (R5.4)", () => {
         'getDraft', 'replaceDraft', 'deleteDraft',
         'getQuestion', 'updateQuestion', 'cancelQuestion', 'addHeads', 'waitForQuestion',
         'updateProject', 'deleteProject',
-        'flagAnswer', 'pinAnswer', 'disputeQuestion', 'shareQuestion',
+        'flagAnswer', 'pinAnswer', 'disputeQuestion', 'getDispute', 'shareQuestion',
         'listShareLinks', 'createShareLink', 'revokeShareLink',
         'getQuestionInsights', 'refreshQuestionInsights', 'getResult', 'listAnswers',
       ]),

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { Closed, IdParams } from '../../http/schemas/helpers.ts';
+import { Closed, DateTime, IdParams, Nullable, RefOf } from '../../http/schemas/helpers.ts';
 import { actorOf } from '../../http/auth.ts';
 import type { ModerationService } from './moderation.service.ts';
-import { AnswerParams, DisputeBodySchema, FlagBodySchema, FlagSchema, PinBodySchema } from './moderation.schemas.ts';
+import { AnswerParams, DisputeBodySchema, DisputeSchema, FlagBodySchema, FlagSchema, PinBodySchema } from './moderation.schemas.ts';
+import { disputeView } from './moderation.service.ts';
 
 const TAG = ['Questions'];
 const conflict = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: 'Error#' } } } });
@@ -59,18 +60,38 @@ export function moderationRoutes(deps: { moderation: ModerationService }): Fasti
         tags: TAG,
         summary: 'Dispute the result of a closed question (within 7 days of closing)',
         description:
-          'Stored for review; the decision comes as the `dispute.resolved` webhook event (with any refund, also in the ledger). Only a closed question ' +
-          '(complete, underfilled, cancelled or refused), up to 7 days after `closedAt`, and one open dispute per question.',
+          'Stored for review; the decision comes as the `dispute.resolved` webhook event (with any refund, also in the ledger), and can be read back with ' +
+          '`GET /v2/questions/{id}/dispute`. Only a closed question (complete, underfilled, cancelled or refused), up to 7 days after `closedAt`, and one ' +
+          'open dispute per question. Extension: the 200 also carries the stored `dispute`.',
         params: IdParams,
         body: DisputeBodySchema,
         response: {
-          200: Closed({ ok: Type.Literal(true) }),
+          200: Closed({ ok: Type.Literal(true), dispute: Type.Optional(RefOf(DisputeSchema)) }),
           409: conflict('`conflict`: the question is still open, it closed more than 7 days ago (`details.disputeBy`), or a dispute of it is already open.'),
         },
       },
     }, async (request) => {
-      await moderation.dispute(actorOf(request), request.params.id, request.body.reason);
-      return { ok: true as const };
+      const dispute = await moderation.dispute(actorOf(request), request.params.id, request.body.reason);
+      return { ok: true as const, dispute: disputeView(dispute) };
     });
+
+    app.get('/v2/questions/:id/dispute', {
+      config: { scope: 'questions:read' },
+      schema: {
+        operationId: 'getDispute',
+        tags: TAG,
+        summary: "The question's latest dispute and its decision (extension)",
+        description:
+          'Extension, for requesters without webhooks: the latest dispute of the question (`open`, or `upheld`/`rejected` with the reviewer\'s `decision` and ' +
+          'any `refundCredits`), null when none was raised, and `disputeBy`, until when one can be raised (null while the question is still open).',
+        params: IdParams,
+        response: {
+          200: Closed({
+            dispute: Nullable(RefOf(DisputeSchema)),
+            disputeBy: Nullable(DateTime({ description: 'closedAt + 7 days; null while the question is open.' })),
+          }),
+        },
+      },
+    }, async (request) => moderation.latestDispute(actorOf(request), request.params.id));
   };
 }

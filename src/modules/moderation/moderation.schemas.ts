@@ -34,3 +34,19 @@ export const DisputeBodySchema = Closed({
 
 export const DISPUTE_STATUSES = ['open', 'upheld', 'rejected'] as const;
 export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
+
+/** Extension: a dispute as its requester reads it back (the spec's POST answers only `{ok: true}`). */
+export const DisputeSchema = Closed(
+  {
+    id: Type.String({ description: 'dsp_…' }),
+    questionId: Type.String(),
+    status: StringEnum(DISPUTE_STATUSES, { description: '`open` until an operator decides it; then `upheld` or `rejected`.' }),
+    reason: Type.String({ description: 'What the requester wrote.' }),
+    createdAt: DateTime(),
+    decidedAt: Nullable(DateTime()),
+    decision: Nullable(Type.String({ description: "The reviewer's note to the requester; null while open." })),
+    refundCredits: Type.Integer({ minimum: 0, description: 'Credits refunded by the decision (also a `refund` row in the ledger); 0 while open or when none.' }),
+  },
+  { $id: 'Dispute', description: 'Extension: a dispute of a closed question and its decision (docs/moderation.md).' },
+);
+export type Dispute = Static<typeof DisputeSchema>;

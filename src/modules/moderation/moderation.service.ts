@@ -13,7 +13,7 @@ import type { NormalizedDraft } from '../questions/draft-defaults.ts';
 import { isOpen } from '../questions/lifecycle.service.ts';
 import type { QuestionsRepository } from '../questions/questions.repository.ts';
 import { refundSpent } from './refund-spent.ts';
-import type { DisputeStatus, Flag, FlagBody } from './moderation.schemas.ts';
+import type { Dispute, DisputeStatus, Flag, FlagBody } from './moderation.schemas.ts';
 
 /**
  * Flags, pins and disputes (docs/moderation.md). A requester flags an answer and disputes a
@@ -71,6 +71,20 @@ function disputeRecord(row: DisputeRow): DisputeRecord {
     decisionNote: row.decision_note,
     createdAt: row.created_at.toISOString(),
     decidedAt: row.decided_at?.toISOString() ?? null,
+  };
+}
+
+/** The requester's view of a dispute (no account, the note as `decision`). */
+export function disputeView(record: DisputeRecord): Dispute {
+  return {
+    id: record.id,
+    questionId: record.questionId,
+    status: record.status,
+    reason: record.reason,
+    createdAt: record.createdAt,
+    decidedAt: record.decidedAt,
+    decision: record.decisionNote,
+    refundCredits: record.refundCredits,
   };
 }
 
@@ -268,6 +282,21 @@ export function createModerationService(deps: { db: Db; clock: Clock; questions:
       });
       deps.changed(outcome.row.question_id);
       return { dispute: disputeRecord(outcome.row), refundCredits: outcome.refunded, requestedRefund: input.refund };
+    },
+
+    /**
+     * GET /v2/questions/{id}/dispute (extension): the question's latest dispute with its decision
+     * (null when none was raised), and until when one can be raised (null while the question is
+     * open: a dispute needs a closed question).
+     */
+    async latestDispute(actor: Actor, questionId: string): Promise<{ dispute: Dispute | null; disputeBy: string | null }> {
+      const q = await ownQuestion(actor, questionId);
+      const row = await db.selectFrom('disputes').selectAll().where('question_id', '=', q.id).orderBy('seq', 'desc').limit(1).executeTakeFirst();
+      const closedAt = isOpen(q.status) ? null : (q.closed_at ?? q.updated_at);
+      return {
+        dispute: row ? disputeView(disputeRecord(row)) : null,
+        disputeBy: closedAt ? new Date(closedAt.getTime() + DISPUTE_WINDOW_DAYS * DAY_MS).toISOString() : null,
+      };
     },
 
     async listDisputes(filter: { status?: string; accountId?: string; limit?: number } = {}): Promise<DisputeRecord[]> {
