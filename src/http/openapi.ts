@@ -21,6 +21,7 @@ import {
   TemplateSchema,
 } from '../modules/catalogues/catalogues.schemas.ts';
 import { EstimateSchema } from '../modules/estimate/estimate.schemas.ts';
+import { DisputeSchema } from '../modules/moderation/moderation.schemas.ts';
 import { LinkAnswerSchema, LinkViewSchema } from '../modules/links/link.schemas.ts';
 
 /**
@@ -51,6 +52,7 @@ export const SHARED_SCHEMAS: TSchema[] = [
   EstimateSchema,
   LinkAnswerSchema,
   LinkViewSchema,
+  DisputeSchema,
 ];
 
 export const TAGS = [
