@@ -94,7 +94,7 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const resultAnswers = createAnswersService({ results });
   const waits = createWaitService({ db, notifier, lifecycle, results });
   const links = createLinkService({ db, clock, recorder: answers, humanCheck: createTurnstile(config.turnstile), lifecycle });
-  const moderation = createModerationService({ db, clock, questions: questionsRepo, credits: creditsRepo, changed: effects.changed });
+  const moderation = createModerationService({ db, clock, questions: questionsRepo, credits: creditsRepo, insights, changed: effects.changed });
   const sharing = createSharingService({ db, clock, questions: questionsRepo, results, publicBaseUrl: config.publicBaseUrl });
   const heatmaps = createHeatmapService({ results, sharing });
   return {

@@ -142,6 +142,69 @@ describe('insights while live', () => {
   });
 });
 
+describe('after an answer is removed after review (an upheld flag)', () => {
+  /** Flags the answer whose reason is `reason` and upholds the flag, as an operator would. */
+  async function removeAnswer(key: TestKey, questionId: string, reason: string): Promise<void> {
+    const answers = (await t.inject({ method: 'GET', url: `/v2/questions/${questionId}/answers?limit=200`, headers: key.auth })).json().answers as Json[];
+    const target = answers.find((a) => a.reason === reason)!;
+    const flagged = await t.inject({ method: 'POST', url: `/v2/questions/${questionId}/answers/${target.attestationRef}/flag`, headers: key.auth, payload: { reason: 'abusive' } });
+    expect(flagged.statusCode, flagged.body).toBe(201);
+    await t.container.moderation.decideFlag(flagged.json().flag.id, 'uphold');
+  }
+  const quotesOf = (insights: Json): string[] => insights.themes.flatMap((theme: Json) => theme.quotes);
+
+  it('the final summary is made again from the answers in view: basedOn counts them and no quote is the removed one', async () => {
+    const key = await funded();
+    const q = await liveQuestion(key, 10);
+    await answerSome(q.id, 10);
+    await runFinalJob();
+    const before = (await get(key, q.id)).json().insights;
+    expect(before).toMatchObject({ kind: 'final', basedOn: 10 });
+    const removed = 'Short and friendly, easy to remember.';
+    expect(quotesOf(before)).toContain(removed);
+
+    t.clock.advance(60_000);
+    await removeAnswer(key, q.id, removed);
+    const after = (await get(key, q.id)).json().insights;
+    expect(after).toMatchObject({ kind: 'final', basedOn: 9, answersAtTime: 9, generatedAt: t.clock.now().toISOString() });
+    expect(quotesOf(after)).not.toContain(removed);
+    const result = (await t.inject({ method: 'GET', url: `/v2/questions/${q.id}/result`, headers: key.auth })).json().result;
+    expect({ nAccepted: result.nAccepted, basedOn: result.insights.basedOn }).toEqual({ nAccepted: 9, basedOn: 9 });
+    // Done at once; the final pass has nothing left to do.
+    expect(await t.container.insights.finalPass()).toBe(0);
+  });
+
+  it('a removal that leaves fewer than three written answers leaves no summary standing', async () => {
+    const key = await funded();
+    const q = await liveQuestion(key, 10);
+    await answerSome(q.id, 3);
+    await answerSome(q.id, 7, false);
+    await runFinalJob();
+    expect((await get(key, q.id)).json().insights).toMatchObject({ kind: 'final', basedOn: 3 });
+    await removeAnswer(key, q.id, REASONS[1]);
+    expect((await get(key, q.id)).json()).toEqual({ insights: null });
+  });
+
+  it('a live question with an interim summary gets a fresh interim at once, outside the 10-minute refresh limit', async () => {
+    const key = await funded();
+    const q = await liveQuestion(key, 20);
+    await answerSome(q.id, 5);
+    expect((await post(key, q.id)).json().insights).toMatchObject({ kind: 'interim', basedOn: 5 });
+    await removeAnswer(key, q.id, REASONS[0]);
+    expect((await get(key, q.id)).json().insights).toMatchObject({ kind: 'interim', basedOn: 4, answersAtTime: 4 });
+  });
+
+  it('if the process stops before the summary is remade, the final pass remakes it (the removal marked it stale in its own transaction)', async () => {
+    const key = await funded();
+    const q = await liveQuestion(key, 10);
+    await answerSome(q.id, 10);
+    await runFinalJob();
+    await t.db.transaction().execute((tx) => t.container.insights.markStale(q.id, tx));
+    expect(await t.container.insights.finalPass()).toBe(1);
+    expect((await get(key, q.id)).json().insights).toMatchObject({ kind: 'final', basedOn: 10 });
+  });
+});
+
 describe('final insights', () => {
   it('are made by the job when the question closes, and POST returns them after close', async () => {
     const key = await funded();

@@ -87,25 +87,30 @@ export function createInsightsRepository(db: Db) {
     },
 
     /**
-     * Stores an interim summary, only while the question is still open: one that closed meanwhile
-     * gets its final summary from the final pass, which an interim must never overwrite.
+     * Stores an interim summary (null: none stands any more), only while the question is still
+     * open: one that closed meanwhile gets its final summary from the final pass, which an interim
+     * must never overwrite.
      */
-    async saveInterim(questionId: string, insights: Insights): Promise<boolean> {
+    async saveInterim(questionId: string, insights: Insights | null): Promise<boolean> {
       const result = await sql`
         INSERT INTO insights (question_id, kind, payload, generated_at)
-        SELECT ${questionId}, 'interim', ${JSON.stringify(insights)}::jsonb, ${new Date(insights.generatedAt)}
+        SELECT ${questionId}, ${insights ? 'interim' : null}, ${insights ? JSON.stringify(insights) : null}::jsonb, ${insights ? new Date(insights.generatedAt) : null}
         WHERE EXISTS (SELECT 1 FROM questions WHERE id = ${questionId} AND closed_at IS NULL)
         ON CONFLICT (question_id) DO UPDATE SET kind = EXCLUDED.kind, payload = EXCLUDED.payload, generated_at = EXCLUDED.generated_at`.execute(db);
       return Number(result.numAffectedRows ?? 0) > 0;
     },
 
-    /** Stores the final summary of the close at `closedAt` (or, with none, marks that close handled). */
+    /**
+     * Stores the final summary of the close at `closedAt`. With none (too few written answers,
+     * e.g. after removals), marks that close handled and drops any summary that stood before: it
+     * was made from answers no longer all in view.
+     */
     async saveFinal(questionId: string, closedAt: Date, insights: Insights | null): Promise<void> {
       if (insights === null) {
         await db
           .insertInto('insights')
           .values({ question_id: questionId, final_for: closedAt })
-          .onConflict((oc) => oc.column('question_id').doUpdateSet({ final_for: closedAt }))
+          .onConflict((oc) => oc.column('question_id').doUpdateSet({ final_for: closedAt, kind: null, payload: null, generated_at: null }))
           .execute();
         return;
       }
@@ -115,6 +120,16 @@ export function createInsightsRepository(db: Db) {
         .values({ question_id: questionId, ...values })
         .onConflict((oc) => oc.column('question_id').doUpdateSet(values))
         .execute();
+    },
+
+    /**
+     * An answer was removed after review: the final summary no longer matches the answers in view
+     * (its counts, maybe a quote of the removed answer). Clearing `final_for`, in the removal's own
+     * transaction, puts the question back in the final pass (`closedWithoutFinal`), so the summary
+     * is remade even if the process stops before it does so itself.
+     */
+    async markStale(questionId: string, tx: Db): Promise<void> {
+      await tx.updateTable('insights').set({ final_for: null }).where('question_id', '=', questionId).execute();
     },
 
     /** Questions closed since `since` whose latest close has not had its final pass yet. */

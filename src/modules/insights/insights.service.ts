@@ -15,7 +15,8 @@ import { translateSummary, type Translator } from './translate.ts';
  * - POST after close: the final summary of that close, made on the spot if the job has not made it
  *   yet; it is not regenerated on request;
  * - the `insights-final` job: a final summary for every recent close (complete, underfilled or
- *   cancelled) with at least three written answers.
+ *   cancelled) with at least three written answers;
+ * - an answer removed after review: the summary is remade from the answers still in view.
  */
 export const REFRESH_MS = 10 * 60_000;
 export const MIN_WRITTEN = 3;
@@ -121,6 +122,34 @@ export function createInsightsService(deps: {
       } catch (error) {
         await repo.release(id, now, claim.previous);
         throw error;
+      }
+    },
+
+    /** In the transaction that removes an answer after review: the standing summary is stale (repository markStale). */
+    markStale: repo.markStale,
+
+    /**
+     * After an answer was removed after review (issue 8, point 18): the summary is made again from
+     * the answers still in view, so `basedOn` counts them and no quote comes from the removed one.
+     * A closed question gets its final summary remade (or none, when fewer than three written
+     * answers are left); a live one with an interim summary gets a fresh interim, outside the
+     * 10-minute refresh limit (the requester did not ask for it). Failures are logged; the final
+     * pass tries a closed question again within a minute.
+     */
+    async remake(questionId: string): Promise<void> {
+      try {
+        const q = await repo.question(questionId);
+        if (!q) return;
+        if (isClosed(q.status) && q.closedAt) {
+          await final(q);
+          return;
+        }
+        const latest = await repo.latest(q.id);
+        if (latest?.kind !== 'interim' || !latest.payload) return;
+        if (await tooFew(q)) await repo.saveInterim(q.id, null);
+        else await repo.saveInterim(q.id, await generate(q, 'interim'));
+      } catch (error) {
+        deps.log?.error({ err: error, questionId }, 'insights after a removal failed');
       }
     },
 

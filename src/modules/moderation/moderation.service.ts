@@ -90,7 +90,20 @@ export function disputeView(record: DisputeRecord): Dispute {
 
 const REASON_WORDS: Record<string, string> = { off_topic: 'off topic', low_effort: 'low effort', abusive: 'abusive', automated: 'automated' };
 
-export function createModerationService(deps: { db: Db; clock: Clock; questions: QuestionsRepository; credits: CreditsRepository; changed(questionId: string): void }) {
+/** What moderation needs of the insights: a removed answer makes the standing summary stale, and it is made again. */
+export interface InsightsAfterRemoval {
+  markStale(questionId: string, tx: Db): Promise<void>;
+  remake(questionId: string): Promise<void>;
+}
+
+export function createModerationService(deps: {
+  db: Db;
+  clock: Clock;
+  questions: QuestionsRepository;
+  credits: CreditsRepository;
+  insights: InsightsAfterRemoval;
+  changed(questionId: string): void;
+}) {
   const { db, clock, questions, credits } = deps;
 
   async function ownQuestion(actor: Actor, id: string) {
@@ -193,10 +206,15 @@ export function createModerationService(deps: { db: Db; clock: Clock; questions:
         });
         const refunded = posted ? amount : 0;
         await questions.update(q.id, { tally: JSON.stringify(tally), removed_answers: q.removed_answers + 1, credits_spent: q.credits_spent - refunded, credits_refunded: q.credits_refunded + refunded, updated_at: at }, tx);
+        await deps.insights.markStale(q.id, tx);
         const row = await tx.updateTable('answer_flags').set({ status: 'upheld', decided_at: at, refund_credits: refunded }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
         return { row, refunded };
       });
       deps.changed(outcome.row.question_id);
+      if (outcome.row.status === 'upheld') {
+        await deps.insights.remake(outcome.row.question_id);
+        deps.changed(outcome.row.question_id);
+      }
       return { flag: flagRecord(outcome.row), refundCredits: outcome.refunded };
     },
 
