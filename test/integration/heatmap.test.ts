@@ -4,6 +4,7 @@ import { PNG } from 'pngjs';
 import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
 import { answer, ask, choiceDraft, DAY, errorOf, fundedKey, NO_RATE_LIMITS, seedHeads, sleep, type Head, type Json } from '../helpers/questions.ts';
 import type { AnswerInput } from '../../src/modules/answers/answer-format.ts';
+import { ASPECT_LADDER, MAX_ASPECT_ERROR } from '../../src/modules/exports/heatmap.ts';
 
 /**
  * The click-test heatmap (spec Exports GET /v2/questions/{id}/heatmap.png; docs/results.md
@@ -94,7 +95,7 @@ describe('GET /v2/questions/{id}/heatmap.png', () => {
     await tapAll(q.id, pick(1, countryB), [BOTTOM_LEFT, { x: 0.86, y: 0.16 }]);
   });
 
-  it('a transparent PNG, 800 px wide and 800 / aspect high, hot where people tapped', async () => {
+  it('a transparent PNG, 800 px on its longer side and shaped by the aspect, hot where people tapped', async () => {
     const response = await heatmap(q.id);
     expect(response.headers['cache-control']).toBe('private, no-store');
     const { png, under, corners } = decode(response);
@@ -107,9 +108,9 @@ describe('GET /v2/questions/{id}/heatmap.png', () => {
     expect(under(BOTTOM_LEFT).a).toBeGreaterThan(200); // 5 taps
     expect(under({ x: 0.5, y: 0.5 }).a).toBe(0);
 
-    for (const [aspect, height] of [[0.5, 1600], [1.5, 533], [4, 200], [0.25, 3200]] as const) {
+    for (const [aspect, width, height] of [[0.5, 400, 800], [1.5, 800, 533], [4, 800, 200], [0.25, 200, 800], [1.45, 800, 533], [0.3, 267, 800]] as const) {
       const sized = decode(await heatmap(q.id, `?aspect=${aspect}`));
-      expect([sized.png.width, sized.png.height]).toEqual([800, height]);
+      expect([sized.png.width, sized.png.height]).toEqual([width, height]);
       expect(sized.under(TOP_RIGHT).a).toBe(255);
       expect(sized.corners).toEqual([0, 0, 0, 0]);
     }
@@ -252,6 +253,31 @@ describe('public variants', () => {
     expect(errorOf(gone).code).toBe('not_found');
     expect((await t.inject({ method: 'GET', url: '/v1/public/results/Unknown1234/heatmap.png' })).statusCode).toBe(404);
   });
+
+  it('100 distinct aspects on the keyless routes cost at most one render per step of the aspect ladder; each picture has the shape asked for, within a step (issue 8, point 8)', async () => {
+    const code = (await t.inject({ method: 'POST', url: `/v2/questions/${q.id}/share`, headers: key.auth, payload: { public: true } })).json().question.publicCode as string;
+    const { token } = (await t.inject({ method: 'POST', url: `/v2/questions/${q.id}/share-links`, headers: key.auth, payload: {} })).json().shareLink;
+    // Warm the result cache, so the renders counted are the heatmaps' own.
+    await t.inject({ method: 'GET', url: `/v1/public/results/${code}` });
+    const before = t.container.heatmaps.stats().renders;
+    // 100 distinct aspects from 1:4 to 4:1, as a cache-busting client would send them.
+    const aspects = Array.from({ length: 100 }, (_, i) => (0.25 * 16 ** (i / 99)).toFixed(4));
+    expect(new Set(aspects).size).toBe(100);
+    for (const [i, aspect] of aspects.entries()) {
+      const url = i % 2 ? `/v1/public/results/${code}/heatmap.png?aspect=${aspect}` : `/v1/public/shared/${token}/heatmap.png?aspect=${aspect}`;
+      const { png, under } = decode(await t.inject({ method: 'GET', url }));
+      expect(Math.max(png.width, png.height)).toBe(800);
+      const shape = png.width / png.height;
+      // Within the ladder's step (and a pixel of rounding).
+      expect(Math.max(shape / Number(aspect), Number(aspect) / shape), `aspect ${aspect}: ${png.width} × ${png.height}`).toBeLessThanOrEqual(MAX_ASPECT_ERROR * 1.01);
+      expect(under(TOP_RIGHT).a).toBe(255);
+    }
+    const renders = t.container.heatmaps.stats().renders - before;
+    expect(renders).toBeLessThanOrEqual(ASPECT_LADDER.length);
+    // The requester's route shares the same pictures (the same answers, no filter).
+    for (const aspect of aspects.slice(0, 20)) decode(await heatmap(q.id, `?aspect=${aspect}`));
+    expect(t.container.heatmaps.stats().renders - before).toBe(renders);
+  }, 60_000);
 
   it('public page of a question that is not a click test: no heatmap (404)', async () => {
     const choice = await ask(t, key, choiceDraft());

@@ -17,7 +17,8 @@ const PUBLIC_CACHE = `public, max-age=${PUBLIC_RESULTS_MAX_AGE_SECONDS}`;
 
 const DRAWING =
   'A transparent PNG to lay over the stimulus image: the taps as a smooth density, coloured from transparent through blue, cyan, green and ' +
-  'yellow to red at the busiest spot (a spot needs at least 4 taps to be red). 800 px wide, 800 / `aspect` px high. No taps: fully transparent.';
+  'yellow to red at the busiest spot (a spot needs at least 4 taps to be red). 800 px on its longer side, shaped by `aspect` (drawn at the ' +
+  'nearest of a few fixed steps, see the parameter). No taps: fully transparent.';
 
 /** GET /v2/questions/{id}/heatmap.png and its public variants (spec Exports; docs/results.md "Heatmap"). */
 export function exportsRoutes(deps: { heatmaps: HeatmapService }): FastifyPluginAsync {

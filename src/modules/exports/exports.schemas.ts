@@ -1,14 +1,18 @@
 import { Type } from '@sinclair/typebox';
 import { Closed } from '../../http/schemas/helpers.ts';
 import { ResultQueryProperties } from '../results/results.schemas.ts';
-import { DEFAULT_ASPECT, HEATMAP_WIDTH, MAX_ASPECT, MIN_ASPECT } from './heatmap.ts';
+import { ASPECT_LADDER_TEXT, DEFAULT_ASPECT, HEATMAP_SIDE, MAX_ASPECT, MAX_ASPECT_ERROR, MIN_ASPECT } from './heatmap.ts';
 
 const Aspect = Type.Optional(
   Type.Number({
     minimum: MIN_ASPECT,
     maximum: MAX_ASPECT,
     default: DEFAULT_ASPECT,
-    description: `Width / height of the stimulus image, so the picture lays over it exactly: the PNG is ${HEATMAP_WIDTH} px wide and ${HEATMAP_WIDTH} / aspect px high (rounded). ${MIN_ASPECT} to ${MAX_ASPECT}; default ${DEFAULT_ASPECT} (square).`,
+    description:
+      `Width / height of the stimulus image, so the picture has its shape. ${MIN_ASPECT} to ${MAX_ASPECT}; default ${DEFAULT_ASPECT} (square). ` +
+      `The picture is drawn at the nearest (by ratio) of these steps: ${ASPECT_LADDER_TEXT}, so its shape is within ` +
+      `${Math.ceil((MAX_ASPECT_ERROR - 1) * 100)}% of the aspect asked for; lay it over the image stretched to the image's box and the taps stay in place. ` +
+      `It is ${HEATMAP_SIDE} px on its longer side (a 4:3 step: ${HEATMAP_SIDE} × ${Math.round((HEATMAP_SIDE * 3) / 4)}; 1:2: ${HEATMAP_SIDE / 2} × ${HEATMAP_SIDE}).`,
     examples: [1.5],
   }),
 );

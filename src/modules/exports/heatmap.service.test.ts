@@ -3,7 +3,7 @@ import { AppError } from '../../http/errors.ts';
 import { answerRow } from '../results/answer-row.fixture.ts';
 import type { ResultEntry } from '../results/result.service.ts';
 import { createHeatmapService, type HeatmapServiceDeps } from './heatmap.service.ts';
-import type { TapPoint } from './heatmap.ts';
+import { ASPECT_LADDER, type TapPoint } from './heatmap.ts';
 
 /** The heatmap service with fakes: which taps it draws, errors, the picture cache, the render limit. */
 function entryOf(type: 'click_test' | 'single_choice', rows = [answerRow({ country: 'GB', tier: 2, taps: [{ x: 0.1, y: 0.2 }] }), answerRow({ country: 'US', tier: 1, taps: [{ x: 0.9, y: 0.8 }, { x: 0.5, y: 0.5 }] })]): ResultEntry {
@@ -69,6 +69,19 @@ describe('heatmap service', () => {
     expect(drawn).toHaveLength(2);
   });
 
+  it('100 distinct aspects on the public routes draw at most one picture per step of the aspect ladder (issue 8, point 8)', async () => {
+    const { service, drawn } = setup({ q_1: entryOf('click_test') });
+    const requested = Array.from({ length: 100 }, (_, i) => 0.25 + (3.7 * i) / 99 + (i % 7) * 1e-4);
+    expect(new Set(requested).size).toBe(100);
+    for (const aspect of requested) await service.forPublicResults('q_1', aspect);
+    for (const aspect of requested) await service.forSharedLink('q_1', aspect);
+    for (const aspect of requested) await service.forAccount('acc_1', 'q_1', { aspect });
+    expect(service.stats().renders).toBeLessThanOrEqual(ASPECT_LADDER.length);
+    expect(drawn.length).toBe(service.stats().renders);
+    for (const { aspect } of drawn) expect(ASPECT_LADDER).toContain(aspect);
+    expect(service.stats().hits).toBe(300 - drawn.length);
+  });
+
   it('404 for another account or a question that is not a click test; 400 for an aspect out of range', async () => {
     const { service, drawn } = setup({ q_1: entryOf('click_test'), q_2: entryOf('single_choice') });
     expect(await failure(service.forAccount('acc_2', 'q_1'))).toMatchObject({ code: 'not_found' });
@@ -91,7 +104,7 @@ describe('heatmap service', () => {
       running -= 1;
       return Buffer.from(String(aspect));
     });
-    const aspects = [0.5, 0.75, 1, 1.25, 1.5, 2, 3];
+    const aspects = [0.5, 0.75, 1, 4 / 3, 1.5, 2, 3];
     const pngs = await Promise.all(aspects.map((aspect) => service.forAccount('acc_1', 'q_1', { aspect })));
     expect(pngs.map(String)).toEqual(aspects.map(String));
     expect(most).toBe(2);

@@ -3,7 +3,7 @@ import { applyFilter, filterKey, filterOf, type ResultFilter, type ResultQuery }
 import { WeightedLru } from '../results/result-cache.ts';
 import type { ResultEntry, ResultService } from '../results/result.service.ts';
 import type { SharingService } from '../sharing/sharing.service.ts';
-import { DEFAULT_ASPECT, MAX_ASPECT, MIN_ASPECT, renderHeatmapPng, type TapPoint } from './heatmap.ts';
+import { DEFAULT_ASPECT, MAX_ASPECT, MIN_ASPECT, renderHeatmapPng, snapAspect, type TapPoint } from './heatmap.ts';
 
 /**
  * The click-test heatmap PNG (spec Exports; docs/results.md "Heatmap") of a requester's question,
@@ -13,8 +13,9 @@ import { DEFAULT_ASPECT, MAX_ASPECT, MIN_ASPECT, renderHeatmapPng, type TapPoint
  * no answer query: only the question row is read (and the page or link, for the public ones).
  * Filters are the result's (same 400s, same small-cell suppression: a suppressed filter draws
  * nothing). Pictures are kept in a small LRU keyed by the cached answers they were drawn from
- * (each entry object is replaced when answers change), the filter and the aspect, so a page that
- * polls the result and its heatmap renders once per change.
+ * (each entry object is replaced when answers change), the filter and the aspect's ladder step,
+ * so a page that polls the result and its heatmap renders once per change, and a client sending
+ * a new aspect each time gets cached pictures after a handful of renders.
  *
  * A question that is not a click test has no heatmap: 404 `not_found` with a message saying so
  * (the catalogue's 409 `conflict` is about the state of an object, and no state of a choice
@@ -72,13 +73,17 @@ export function createHeatmapService(deps: HeatmapServiceDeps) {
     return serial;
   }
 
-  /** The routes' schema checks it too; this guards the other callers (CLI, MCP). */
+  /**
+   * The ladder step the picture is drawn at (heatmap.ts ASPECT_LADDER): the cache is keyed by it,
+   * so distinct aspects share a handful of pictures. The routes' schema checks the range too;
+   * this guards the other callers (CLI, MCP).
+   */
   function checkedAspect(aspect: number | undefined): number {
     if (aspect === undefined) return DEFAULT_ASPECT;
     if (!(aspect >= MIN_ASPECT && aspect <= MAX_ASPECT)) {
       throw validationError([{ field: 'aspect', code: 'out_of_range', message: `aspect (width / height) must be ${MIN_ASPECT} to ${MAX_ASPECT}.` }]);
     }
-    return aspect;
+    return snapAspect(aspect);
   }
 
   async function draw(entry: ResultEntry, filter: ResultFilter, aspect: number): Promise<Buffer> {
@@ -109,9 +114,9 @@ export function createHeatmapService(deps: HeatmapServiceDeps) {
     return entry;
   }
 
-  async function byRow(row: { id: string; account_id: string }, aspect: number | undefined): Promise<Buffer> {
+  async function byRow(row: { id: string; account_id: string }, aspect: number): Promise<Buffer> {
     const { entry } = await results.entry(row.account_id, row.id);
-    return draw(clickTest(entry), {}, checkedAspect(aspect));
+    return draw(clickTest(entry), {}, aspect);
   }
 
   return {
@@ -126,14 +131,14 @@ export function createHeatmapService(deps: HeatmapServiceDeps) {
 
     /** GET /v1/public/results/{code}/heatmap.png: every tap, as the public page counts them. */
     async forPublicResults(code: string, aspect?: number): Promise<Buffer> {
-      checkedAspect(aspect);
-      return byRow(await sharing.publicRow(code), aspect);
+      const checked = checkedAspect(aspect);
+      return byRow(await sharing.publicRow(code), checked);
     },
 
     /** GET /v1/public/shared/{token}/heatmap.png: every tap, while the link works. */
     async forSharedLink(token: string, aspect?: number): Promise<Buffer> {
-      checkedAspect(aspect);
-      return byRow(await sharing.sharedRow(token), aspect);
+      const checked = checkedAspect(aspect);
+      return byRow(await sharing.sharedRow(token), checked);
     },
 
     /** Renders and cache hits, for tests and operators. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PNG } from 'pngjs';
-import { heatField, heatmapSize, heatmapSvg, rampColour, renderHeatmapPng, HEATMAP_WIDTH, SATURATION_TAPS, type TapPoint } from './heatmap.ts';
+import { heatField, heatmapSize, heatmapSvg, rampColour, renderHeatmapPng, snapAspect, ASPECT_LADDER, HEATMAP_SIDE, MAX_ASPECT, MAX_ASPECT_ERROR, MIN_ASPECT, SATURATION_TAPS, type TapPoint } from './heatmap.ts';
 
 /** The heatmap drawing (docs/results.md "Heatmap"), checked on the decoded PNG that resvg renders. */
 async function draw(points: TapPoint[], aspect?: number) {
@@ -37,21 +37,59 @@ function everyAlpha(png: PNG): Set<number> {
 
 describe('heatmap size', () => {
   it.each([
-    [1, 800],
-    [0.5, 1600],
-    [2, 400],
-    [4 / 3, 600],
-    [16 / 9, 450],
-    [0.25, 3200],
-    [4, 200],
-  ])('aspect %d → 800 × %d, decoded', async (aspect, height) => {
-    expect(heatmapSize(aspect)).toEqual({ width: HEATMAP_WIDTH, height });
+    [1, 800, 800],
+    [0.5, 400, 800],
+    [2, 800, 400],
+    [4 / 3, 800, 600],
+    [16 / 9, 800, 450],
+    [9 / 16, 450, 800],
+    [0.25, 200, 800],
+    [4, 800, 200],
+  ])('aspect %d → %d × %d (the longer side is 800 px), decoded', async (aspect, width, height) => {
+    expect(heatmapSize(aspect)).toEqual({ width, height });
     const { png } = await draw(cluster(0.5, 0.5, 3), aspect);
-    expect([png.width, png.height]).toEqual([800, height]);
+    expect([png.width, png.height]).toEqual([width, height]);
+  });
+
+  it('no picture has more pixels than an 800 × 800 square (the tallest used to be 800 × 3200)', () => {
+    for (let aspect = MIN_ASPECT; aspect <= MAX_ASPECT; aspect += 0.01) {
+      const { width, height } = heatmapSize(aspect);
+      expect(Math.max(width, height)).toBe(HEATMAP_SIDE);
+      expect(width * height).toBeLessThanOrEqual(HEATMAP_SIDE * HEATMAP_SIDE);
+    }
   });
 
   it('refuses an aspect outside 0.25–4', () => {
     for (const aspect of [0.2, 4.5, 0, -1, Number.NaN, Infinity]) expect(() => heatmapSize(aspect)).toThrow(RangeError);
+  });
+});
+
+describe('the aspect ladder (a few fixed steps, so distinct aspects share pictures)', () => {
+  it('is the common picture shapes from 1:4 to 4:1, each step mapping to itself', () => {
+    expect(ASPECT_LADDER[0]).toBe(MIN_ASPECT);
+    expect(ASPECT_LADDER.at(-1)).toBe(MAX_ASPECT);
+    for (const step of [1, 4 / 3, 3 / 2, 16 / 9, 2, 3 / 4, 2 / 3, 9 / 16, 1 / 2, 4 / 5, 5 / 4]) expect(ASPECT_LADDER).toContain(step);
+    for (const step of ASPECT_LADDER) expect(snapAspect(step)).toBe(step);
+    expect(ASPECT_LADDER.length).toBeLessThanOrEqual(17);
+  });
+
+  it('100 distinct aspects land on at most the ladder’s steps, each the nearest by ratio and within MAX_ASPECT_ERROR of the request', () => {
+    const requested = Array.from({ length: 100 }, (_, i) => MIN_ASPECT * (MAX_ASPECT / MIN_ASPECT) ** (i / 99));
+    const snapped = requested.map(snapAspect);
+    expect(new Set(snapped).size).toBeLessThanOrEqual(ASPECT_LADDER.length);
+    for (const [i, aspect] of requested.entries()) {
+      const off = (step: number) => Math.max(step / aspect, aspect / step);
+      expect(off(snapped[i])).toBeLessThanOrEqual(MAX_ASPECT_ERROR + 1e-12);
+      for (const step of ASPECT_LADDER) expect(off(snapped[i])).toBeLessThanOrEqual(off(step) + 1e-12);
+    }
+    expect(MAX_ASPECT_ERROR).toBeLessThan(1.16);
+  });
+
+  it('typical images keep their shape: a phone screenshot (9:19.5) draws at 1:2, 0.85 at 4:5, 1.85:1 at 16:9', () => {
+    expect(snapAspect(9 / 19.5)).toBe(1 / 2);
+    expect(snapAspect(0.85)).toBe(4 / 5);
+    expect(snapAspect(1.85)).toBe(16 / 9);
+    expect(snapAspect(1.01)).toBe(1);
   });
 });
 
@@ -60,6 +98,15 @@ describe('heatmap drawing', () => {
     const { png } = await draw([], 1.5);
     expect([png.width, png.height]).toEqual([800, 533]);
     expect(everyAlpha(png)).toEqual(new Set([0]));
+  });
+
+  it('a tall picture: the blob keeps its size relative to the width, under the tap', async () => {
+    const { png, under } = await draw(cluster(0.3, 0.7, 6), 0.5);
+    expect([png.width, png.height]).toEqual([400, 800]);
+    expect(under({ x: 0.3, y: 0.7 }).a).toBe(255);
+    // σ is 1/40 of the width (10 px here): 5σ away from the cluster nothing is drawn.
+    expect(under({ x: 0.3 + 50 / 400 + 0.02, y: 0.7 }).a).toBe(0);
+    expect(under({ x: 0.3, y: 0.7 - 50 / 800 - 0.02 }).a).toBe(0);
   });
 
   it('corners stay transparent; a cluster is opaque and red at its centre, cooling outwards', async () => {

@@ -3,9 +3,9 @@ import { PNG } from 'pngjs';
 
 /**
  * The click-test heatmap (spec Exports: GET /v2/questions/{id}/heatmap.png; docs/results.md
- * "Heatmap"): a transparent PNG of `width` × width / aspect pixels to lay over the stimulus
- * image, with the taps drawn as a smooth density in a classic ramp, transparent → blue → cyan →
- * green → yellow → red. Pure apart from the rendering.
+ * "Heatmap"): a transparent PNG to lay over the stimulus image, 800 px on its longer side and
+ * shaped by the aspect (see ASPECT_LADDER), with the taps drawn as a smooth density in a classic
+ * ramp, transparent → blue → cyan → green → yellow → red. Pure apart from the rendering.
  *
  * How it is drawn, and why:
  * 1. The density is computed here, not by stacking translucent SVG circles: resvg composites in
@@ -24,10 +24,40 @@ import { PNG } from 'pngjs';
  *    the full-size picture made each render about four times slower (≈120 ms against ≈30 ms for
  *    800 × 800), so the ramp is applied to the small bitmap.
  */
-export const HEATMAP_WIDTH = 800;
+/** The longer side of every picture, so none has more pixels than HEATMAP_SIDE² (a square). */
+export const HEATMAP_SIDE = 800;
 export const MIN_ASPECT = 0.25;
 export const MAX_ASPECT = 4;
 export const DEFAULT_ASPECT = 1;
+
+/**
+ * The aspects a heatmap is drawn at: common picture shapes from 1:4 to 4:1. A request's aspect is
+ * drawn at the nearest step (by ratio), so however many distinct aspects are asked for, one set of
+ * answers has at most this many pictures, which the picture cache keeps: before, every distinct
+ * aspect on the keyless public routes was a fresh render (issue 8: one client pushed /healthz
+ * from 3 ms to 198 ms). The overlay is stretched to the image anyway, so the taps stay in place;
+ * a picture's shape is off by at most MAX_ASPECT_ERROR.
+ */
+export const ASPECT_STEPS: ReadonlyArray<readonly [width: number, height: number]> = [
+  [1, 4], [1, 3], [2, 5], [1, 2], [9, 16], [2, 3], [3, 4], [4, 5], [1, 1], [5, 4], [4, 3], [3, 2], [16, 9], [2, 1], [5, 2], [3, 1], [4, 1],
+];
+export const ASPECT_LADDER: readonly number[] = ASPECT_STEPS.map(([width, height]) => width / height);
+/** The steps as people write them, for the docs: "1:4, 1:3, …, 4:1". */
+export const ASPECT_LADDER_TEXT = ASPECT_STEPS.map(([width, height]) => `${width}:${height}`).join(', ');
+
+/** The ladder step an aspect is drawn at: the nearest by ratio (ties go to the squarer one). */
+export function snapAspect(aspect: number): number {
+  let best = DEFAULT_ASPECT;
+  let bestOff = Infinity;
+  for (const step of ASPECT_LADDER) {
+    const off = Math.abs(Math.log(aspect / step));
+    if (off < bestOff - 1e-12 || (Math.abs(off - bestOff) <= 1e-12 && Math.abs(Math.log(step)) < Math.abs(Math.log(best)))) [best, bestOff] = [step, off];
+  }
+  return best;
+}
+
+/** The largest ratio between a requested aspect and the step it is drawn at: the square root of the widest gap between steps (1:4 to 1:3, so about 1.155). */
+export const MAX_ASPECT_ERROR = Math.sqrt(Math.max(...ASPECT_LADDER.slice(1).map((step, i) => step / ASPECT_LADDER[i])));
 /** Output pixels per cell of the density grid (the bitmap is stretched smoothly to full size). */
 export const CELL_PX = 4;
 /** σ of a tap's blob as a share of the image width (a fingertip on a phone-width image). */
@@ -50,9 +80,12 @@ export interface TapPoint {
   y: number;
 }
 
+/** The picture's size: HEATMAP_SIDE on the longer side, the other side by the aspect (rounded). */
 export function heatmapSize(aspect: number = DEFAULT_ASPECT): { width: number; height: number } {
   if (!(aspect >= MIN_ASPECT && aspect <= MAX_ASPECT)) throw new RangeError(`aspect must be ${MIN_ASPECT} to ${MAX_ASPECT}`);
-  return { width: HEATMAP_WIDTH, height: Math.max(1, Math.round(HEATMAP_WIDTH / aspect)) };
+  return aspect >= 1
+    ? { width: HEATMAP_SIDE, height: Math.max(1, Math.round(HEATMAP_SIDE / aspect)) }
+    : { width: Math.max(1, Math.round(HEATMAP_SIDE * aspect)), height: HEATMAP_SIDE };
 }
 
 export interface HeatField {
