@@ -11,6 +11,8 @@ import { isRetryableConflict, TransactionConflictError } from '../db/transaction
  */
 function send(reply: FastifyReply, request: FastifyRequest, code: ErrorCode, message?: string, details?: Record<string, unknown>, headers?: Record<string, string>) {
   if (headers) for (const [name, value] of Object.entries(headers)) reply.header(name, value);
+  // Also here: router errors (frameworkErrors) are answered before any onRequest hook runs.
+  reply.header('x-content-type-options', 'nosniff');
   const error: Record<string, unknown> = { code, message: message ?? ERRORS[code].message };
   if (details) error.details = details;
   error.requestId = request.id;
@@ -20,6 +22,9 @@ function send(reply: FastifyReply, request: FastifyRequest, code: ErrorCode, mes
 const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
 function fromFastifyError(error: FastifyError): { code: ErrorCode; message?: string; details?: Record<string, unknown> } | null {
+  // A path id, code, token or slug of the wrong format names nothing, like a well-formed one that
+  // does not exist: 404 on every route (spec "Endpoints"), while body and query mistakes stay 400.
+  if (error.validation && error.validationContext === 'params') return { code: 'not_found' };
   if (error.validation) {
     const items = toValidationItems(error.validation as ErrorObject[]);
     const part = PART_NAMES[error.validationContext ?? 'body'] ?? 'request';

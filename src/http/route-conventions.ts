@@ -4,8 +4,8 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
  * Every route states its scope (config.scope, null when public); from that and its schemas this
  * hook fills in what the OpenAPI description of each operation must carry: `security` and the
  * error responses it can give (spec "Endpoints": 401/403/429 for authenticated endpoints, 404 for
- * paths with an id, 400 for those that take input). Routes hidden from the description (the
- * description itself, the docs page) are exempt.
+ * paths with an id, even one of the wrong format, 400 for those that take a body, query or
+ * header). Routes hidden from the description (the description itself, the docs page) are exempt.
  */
 const ERROR_REF = { $ref: 'Error#' };
 
@@ -25,7 +25,8 @@ export function registerRouteConventions(app: FastifyInstance): void {
     const add = (status: string, description: string) => {
       if (!(status in response)) response[status] = errorResponse(description);
     };
-    const takesInput = Boolean(schema.body || schema.querystring || schema.headers || schema.params);
+    // Path parameters are not input that can be "invalid": one that names nothing is a 404.
+    const takesInput = Boolean(schema.body || schema.querystring || schema.headers);
     if (takesInput) add('400', 'The request is not valid (`validation_failed`, with `details.validation`).');
     if (config.scope) {
       add('401', 'No credential, or a malformed, unknown or revoked one (`unauthorized`).');

@@ -26,15 +26,17 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** JSON-encoded and sent with Content-Type: application/json. */
   json?: unknown;
+  /** A body sent as it is (set its Content-Type in headers). */
+  body?: string;
   /** The client's own address, e.g. 127.0.0.7 (default 127.0.0.1). */
   from?: string;
 }
 
 /** One request over a fresh connection (no keep-alive, so `from` always holds). */
 export function call(base: string, path: string, options: CallOptions = {}): Promise<Reply> {
-  const body = options.json === undefined ? undefined : JSON.stringify(options.json);
+  const body = options.json === undefined ? options.body : JSON.stringify(options.json);
   const headers: Record<string, string> = { connection: 'close', ...options.headers };
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (options.json !== undefined) headers['content-type'] = 'application/json';
   return new Promise((resolve, reject) => {
     const request = http.request(`${base}${path}`, { method: options.method ?? 'GET', headers, localAddress: options.from, agent: false }, (response) => {
       let text = '';

@@ -222,9 +222,9 @@ describe('GET /v1/public/link/{code}', () => {
     });
   });
 
-  it('an unknown code is 404 not_found; a malformed one is 400', async () => {
+  it('an unknown code is 404 not_found, and so is a malformed one (it names nothing either)', async () => {
     expectError(await view('NoSuchCode123'), 404, 'not_found');
-    expectError(await view('no-dashes!'), 400, 'validation_failed');
+    expectError(await view('no-dashes!'), 404, 'not_found');
   });
 });
 
