@@ -27,3 +27,15 @@ export function newId(kind: IdKind): string {
 export function isId(kind: IdKind, value: string): boolean {
   return new RegExp(`^${ID_PREFIXES[kind]}_[0-9A-Za-z]{20}$`).test(value);
 }
+
+/**
+ * Answer-link codes (docs/answer-link.md): 10 base62 characters (~59 bits), made by the ask
+ * (questions/ask.service.ts). Anything else names no link, so the link routes refuse it before any
+ * database or rate-limit work.
+ */
+export const LINK_CODE_LENGTH = 10;
+const LINK_CODE = new RegExp(`^[0-9A-Za-z]{${LINK_CODE_LENGTH}}$`);
+
+export function isLinkCode(value: string): boolean {
+  return LINK_CODE.test(value);
+}

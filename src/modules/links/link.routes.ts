@@ -1,14 +1,24 @@
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { Closed, RefOf } from '../../http/schemas/helpers.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+import { isLinkCode, LINK_CODE_LENGTH } from '../../lib/ids.ts';
 import type { Config } from '../../config.ts';
 import type { LinkService } from './link.service.ts';
 import { LinkViewSchema, SubmitBodySchema, SubmitResultSchema } from './link.schemas.ts';
 
 const TAG = ['Answer link'];
-const CodeParams = Closed({ code: Type.String({ pattern: '^[A-Za-z0-9]{4,32}$', description: 'The code of an answer link.' }) });
+const CodeParams = Closed({ code: Type.String({ pattern: `^[A-Za-z0-9]{${LINK_CODE_LENGTH}}$`, description: 'The code of an answer link.' }) });
+
+/**
+ * A code that cannot be a link code names no link: the same 404 as an unknown one, answered in
+ * the route's first onRequest hook, so before the per-IP rate limit (the plugin appends its hook
+ * after the route's own) and before any database work. A flood of such requests costs nothing.
+ */
+async function refuseMalformedCode(request: FastifyRequest): Promise<void> {
+  if (!isLinkCode((request.params as { code: string }).code)) throw notFound('There is no question at this link.');
+}
 
 /** The page a person answers on must never be cached or indexed (spec: answer-page endpoints). */
 function private_(reply: FastifyReply): void {
@@ -23,6 +33,7 @@ export function linkRoutes(deps: { links: LinkService; config: Config }): Fastif
 
     app.get('/v1/public/link/:code', {
       config: { scope: null },
+      onRequest: refuseMalformedCode,
       schema: {
         operationId: 'getAnswerLink',
         tags: TAG,
@@ -36,21 +47,24 @@ export function linkRoutes(deps: { links: LinkService; config: Config }): Fastif
       return links.view(request.params.code);
     });
 
-    // The second limit, per link whatever the address. Not app.rateLimit(): its handler runs at most
-    // once per request, so after the route's own per-IP limiter it silently did nothing.
-    const perLink = app.createRateLimit({ max: config.linkLimits.perLinkPerMinute, timeWindow: 60_000, keyGenerator: (request) => `link:${(request.params as { code: string }).code}` });
+    // Answers have two limits of their own on top of the per-IP limit every public request counts
+    // against (app.ts; RATE_LIMIT_PER_IP, whatever the code, so random codes run out of budget):
+    // per address and link (10 minutes) and per link whatever the address (a minute). A route's
+    // own `config.rateLimit` would replace the per-IP limit, so they are checked in preHandler.
+    // Not app.rateLimit(): its handler runs at most once per request.
+    const codeOf = (request: FastifyRequest) => (request.params as { code: string }).code;
+    const perIpAndLink = app.createRateLimit({ max: config.linkLimits.perIpPer10Minutes, timeWindow: 10 * 60_000, keyGenerator: (request) => `link-ip:${request.ip}:${codeOf(request)}` });
+    const perLink = app.createRateLimit({ max: config.linkLimits.perLinkPerMinute, timeWindow: 60_000, keyGenerator: (request) => `link:${codeOf(request)}` });
+    const limited = (ttl: number, what: string) => new AppError('rate_limited', `Too many answers ${what} just now; retry after ${ttl} s.`, undefined, { 'retry-after': String(ttl) });
 
     app.post('/v1/public/link/:code/answers', {
-      config: {
-        scope: null,
-        // Per IP address and link; the limit per link is applied in preHandler below.
-        rateLimit: { max: config.linkLimits.perIpPer10Minutes, timeWindow: 10 * 60_000, keyGenerator: (request) => `link-ip:${request.ip}:${(request.params as { code: string }).code}` },
-      },
+      config: { scope: null },
+      onRequest: refuseMalformedCode,
       preHandler: async (request) => {
-        const limit = await perLink(request);
-        if (!limit.isAllowed && limit.isExceeded) {
-          throw new AppError('rate_limited', `Too many answers to this link just now; retry after ${limit.ttlInSeconds} s.`, undefined, { 'retry-after': String(limit.ttlInSeconds) });
-        }
+        const fromHere = await perIpAndLink(request);
+        if (!fromHere.isAllowed && fromHere.isExceeded) throw limited(fromHere.ttlInSeconds, 'from this address to this link');
+        const toLink = await perLink(request);
+        if (!toLink.isAllowed && toLink.isExceeded) throw limited(toLink.ttlInSeconds, 'to this link');
       },
       schema: {
         operationId: 'answerThroughLink',
@@ -73,6 +87,7 @@ export function linkRoutes(deps: { links: LinkService; config: Config }): Fastif
 
     app.post('/v1/public/link/:code/started', {
       config: { scope: null },
+      onRequest: refuseMalformedCode,
       schema: {
         operationId: 'startAnswerLink',
         tags: TAG,
