@@ -592,6 +592,106 @@ describe.skipIf(Boolean(missing))('answer page in a browser', () => {
     });
   });
 
+  describe('messages that follow what the person does (issue 8, point 24)', () => {
+    it('"Choose an answer first" goes as soon as an answer is picked; "say why" as soon as something is written', async () => {
+      const q = await ask({ type: 'single_choice', text: 'Pick before sending?', options: [{ label: 'One' }, { label: 'Two' }], reason: 'required' });
+      const phone = await open(q.linkCode);
+      const { page } = phone;
+      const alert = page.getByRole('alert');
+      await page.getByRole('button', { name: 'Send' }).tap();
+      await page.getByText('Choose an answer first.').waitFor();
+      await tapLabel(page, 'Two');
+      await alert.waitFor({ state: 'hidden' });
+      expect(await page.getByText('Choose an answer first.').isVisible()).toBe(false);
+
+      await page.getByRole('button', { name: 'Send' }).tap();
+      await page.getByText('Please say why before sending.').waitFor();
+      await page.getByLabel('Why?', { exact: true }).pressSequentially('Shorter');
+      await alert.waitFor({ state: 'hidden' });
+      const row = await sendAndRead(page, q.id);
+      expect(row.answer).toEqual({ option: 1, reason: 'Shorter' });
+      expectClean(phone);
+    });
+
+    it('the same for multiple choice, free text and a click test tapped with the keyboard', async () => {
+      const multi = await ask({ type: 'multi_choice', text: 'Tick first?', options: [{ label: 'A' }, { label: 'B' }] });
+      const text = await ask({ type: 'free_text', text: 'Write first?' });
+      const click = await ask({ type: 'click_test', text: 'Tap first?', stimulus: { imageUrl: fixtures.url('/grid.svg') }, clickTest: { maxTaps: 1 } });
+
+      const first = await open(multi.linkCode);
+      await first.page.getByRole('button', { name: 'Send' }).tap();
+      await first.page.getByText('Choose an answer first.').waitFor();
+      await first.page.getByRole('checkbox', { name: 'B', exact: true }).tap();
+      await first.page.getByRole('alert').waitFor({ state: 'hidden' });
+
+      const second = await open(text.linkCode);
+      await second.page.getByRole('button', { name: 'Send' }).tap();
+      await second.page.getByText('Write your answer first.').waitFor();
+      await second.page.getByRole('textbox', { name: 'Your answer' }).pressSequentially('Hi');
+      await second.page.getByRole('alert').waitFor({ state: 'hidden' });
+
+      const third = await open(click.linkCode);
+      await third.page.waitForFunction(() => (document.querySelector('img.tap-img') as HTMLImageElement)?.naturalWidth > 0);
+      await third.page.getByRole('button', { name: 'Send' }).tap();
+      await third.page.getByText('Tap the image first.').waitFor();
+      await third.page.getByRole('application', { name: 'Tap the image' }).focus();
+      await third.page.keyboard.press('Enter');
+      await third.page.getByRole('alert').waitFor({ state: 'hidden' });
+      const row = await sendAndRead(third.page, click.id);
+      expect(row.answer).toEqual({ taps: [{ x: 0.5, y: 0.5 }] });
+      for (const phone of [first, second, third]) expectClean(phone);
+    });
+
+    it('the ranking hint is punctuated', async () => {
+      const q = await ask({ type: 'ranking', text: 'Order these?', options: ['X', 'Y', 'Z'].map((label) => ({ label })) });
+      const phone = await open(q.linkCode);
+      const hint = phone.page.locator('.ranking .hint');
+      await hint.waitFor();
+      expect((await hint.innerText()).split('\n').map((line) => line.trim())).toEqual(['Drag or use the arrow buttons to order.', 'Most preferred at the top.']);
+      expectClean(phone);
+    });
+
+    it('a click test whose image does not load says so and cannot be sent, in the question\'s language', async () => {
+      for (const [language, says, send] of [
+        ['en', 'The image for this question did not load', 'Send'],
+        ['es', 'La imagen de esta pregunta no se cargó', 'Enviar'],
+      ] as const) {
+        const q = await ask({ type: 'click_test', text: `Broken image (${language})?`, stimulus: { imageUrl: fixtures.url('/missing.svg') }, clickTest: { maxTaps: 1 }, language });
+        const phone = await open(q.linkCode);
+        const { page } = phone;
+        const alert = page.getByRole('alert').filter({ hasText: says });
+        await alert.waitFor();
+        await shot(page, `click-test-broken-image-${language}`);
+        // Nothing to tap and no Send button; Enter on the page sends nothing either.
+        expect(await page.getByRole('application').isVisible()).toBe(false);
+        expect(await page.getByRole('button', { name: send }).isVisible()).toBe(false);
+        await page.keyboard.press('Enter');
+        await page.waitForTimeout(300);
+        expect(phone.posts.filter((p) => p.url.endsWith('/answers'))).toEqual([]);
+        expect(await answersOf(q.id)).toHaveLength(0);
+        await expectNamedControls(page);
+        // The browser reports the failed image load (a 404) and nothing else.
+        expectClean(phone, /status of 404/);
+      }
+
+      // "Try again" loads the image anew; once it shows, the question can be answered.
+      const q = await ask({ type: 'click_test', text: 'Image back?', stimulus: { imageUrl: fixtures.url('/flaky.svg') }, clickTest: { maxTaps: 1 } });
+      const phone = await open(q.linkCode);
+      const { page } = phone;
+      await page.getByRole('alert').filter({ hasText: 'did not load' }).waitFor();
+      const grid = await (await fetch(fixtures.url('/grid.svg'))).text();
+      await page.route('**/flaky.svg', (route) => route.fulfill({ status: 200, contentType: 'image/svg+xml', body: grid }));
+      await page.getByRole('button', { name: 'Try again' }).tap();
+      await page.getByRole('application', { name: 'Tap the image' }).waitFor();
+      expect(await page.getByRole('alert').isVisible()).toBe(false);
+      const img = (await page.locator('img.tap-img').boundingBox())!;
+      await page.touchscreen.tap(img.x + img.width / 2, img.y + img.height / 2);
+      const row = await sendAndRead(page, q.id);
+      expect((row.answer as { taps: unknown[] }).taps).toHaveLength(1);
+      expectClean(phone, /status of 404/);
+    });
+  });
+
   describe('assets', () => {
     it('are served with their content type, a year of cache under the versioned path, and an ETag', async () => {
       const html = await (await fetch(`${base}/a/NoSuchCode123`)).text();

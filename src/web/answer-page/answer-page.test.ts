@@ -18,6 +18,14 @@ describe('answer page strings', () => {
     }
   });
 
+  it('end the sentences shown as hints and messages with punctuation, in every language', () => {
+    const sentences = ['rankHint', 'rankTop', 'multiHint', 'pairHint', 'scaleHint', 'tapKeys', 'chooseFirst', 'writeFirst', 'tapFirst', 'imageFailed', 'reasonMissing'] as const;
+    for (const [lang, strings] of Object.entries(STRINGS)) {
+      // Hindi ends a sentence with the danda (।).
+      for (const key of sentences) expect(strings[key], `${lang}.${key}`).toMatch(/[.!?।]$/u);
+    }
+  });
+
   it('follow the base tag of the question language, English otherwise', () => {
     expect(pageLanguage('pt-BR')).toBe('pt');
     expect(pageLanguage('tl')).toBe('tl');

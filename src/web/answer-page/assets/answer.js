@@ -94,7 +94,7 @@ function renderQuestion(view, { focus }) {
   const errorBox = h('div', { class: 'error', role: 'alert', hidden: true });
   const sendButton = h('button', { type: 'submit', class: 'primary send' }, t('send'));
   const sendArea = h('div', { class: 'send-area' });
-  const ctx = { questionId, showSend: () => (sendArea.hidden = false) };
+  const ctx = { questionId, showSend: () => (sendArea.hidden = false), hideSend: () => (sendArea.hidden = true) };
   const widget = WIDGETS[question.type](question, ctx);
   const reason = question.reason !== 'off' && question.type !== 'free_text' ? reasonBox(question.reason) : null;
   const human = boot.turnstileSiteKey ? humanCheck(boot.turnstileSiteKey) : null;
@@ -104,10 +104,24 @@ function renderQuestion(view, { focus }) {
   const form = h('form', { class: 'answer-form', novalidate: true }, widget.element, sendArea);
   const sending = { busy: false };
 
-  const showError = (message, retry = false) => {
+  // Which part a "choose an answer first" kind of message is about ('widget' or 'reason'), while
+  // one shows: it goes as soon as the person does what it asks, not at the next tap on Send.
+  let askedOf = null;
+  const showError = (message, retry = false, about = null) => {
     errorBox.replaceChildren(h('p', {}, message), retry ? h('button', { type: 'button', class: 'secondary', onclick: send }, t('retry')) : '');
     errorBox.hidden = false;
+    askedOf = about;
   };
+  const settle = () => {
+    if (!askedOf || errorBox.hidden) return;
+    const still = askedOf === 'widget' ? widget.read().error : reason.read().error;
+    if (still) return;
+    errorBox.hidden = true;
+    askedOf = null;
+  };
+  // Choices and taps send `change`, text boxes `input`; both bubble up to the form.
+  form.addEventListener('change', settle);
+  form.addEventListener('input', settle);
 
   async function send() {
     if (sending.busy) return;
@@ -115,13 +129,14 @@ function renderQuestion(view, { focus }) {
     const why = reason ? reason.read() : {};
     const problem = read.error ? read : why.error ? why : null;
     if (problem) {
-      showError(t(problem.error));
+      showError(t(problem.error), false, problem === read ? 'widget' : 'reason');
       problem.focus?.focus();
       return;
     }
     const token = human?.token();
     if (human && !token) return showError(t('humanWait'));
     errorBox.hidden = true;
+    askedOf = null;
     sending.busy = true;
     sendButton.textContent = t('sending');
     sendButton.setAttribute('aria-disabled', 'true');

@@ -6,6 +6,8 @@ import { t } from './i18n.js';
  * removes the last. Coordinates are 0–1 from the image's top left (answer-format.ts), measured on
  * the image as drawn, so the phone's size does not matter. Keyboard: the image is focusable, the
  * arrow keys move a crosshair (Shift for bigger steps) and Enter or Space taps where it is.
+ * An image that does not load leaves nothing to tap: the page says so (with a way to load it
+ * again) and hides Send until it loads, so no answer is sent about an image nobody saw.
  */
 const STEP = 0.02;
 const BIG_STEP = 0.1;
@@ -44,6 +46,8 @@ export function clickTest(question, ctx) {
     taps.push({ x: round(x), y: round(y) });
     render();
     announce(t('tapPlaced', { n: taps.length }));
+    // A tap is this widget's change of answer: the page clears "Tap the image first" on it.
+    area.dispatchEvent(new Event('change', { bubbles: true }));
   };
 
   area.addEventListener('click', (event) => {
@@ -82,14 +86,28 @@ export function clickTest(question, ctx) {
   });
   render();
 
-  const element = h(
-    'div',
-    { class: 'click-test' },
-    h('p', { class: 'hint' }, t('tapImage')),
-    area,
-    h('div', { class: 'tap-tools' }, count, undo),
-    h('p', { class: 'hint small', id: keysId }, t('tapKeys')),
-  );
-  const read = () => (taps.length ? { answer: { taps: taps.map((p) => ({ ...p })) } } : { error: 'tapFirst', focus: area });
+  const again = h('button', { type: 'button', class: 'secondary' }, t('retry'));
+  const failure = h('div', { class: 'error', role: 'alert', hidden: true }, h('p', {}, t('imageFailed')), again);
+  const usable = [h('p', { class: 'hint' }, t('tapImage')), area, h('div', { class: 'tap-tools' }, count, undo), h('p', { class: 'hint small', id: keysId }, t('tapKeys'))];
+  let failed = false;
+  const showFailure = (yes) => {
+    failed = yes;
+    failure.hidden = !yes;
+    usable.forEach((el) => (el.hidden = yes));
+    if (yes) ctx.hideSend();
+    else ctx.showSend();
+  };
+  img.addEventListener('error', () => showFailure(true));
+  img.addEventListener('load', () => failed && showFailure(false));
+  again.addEventListener('click', () => {
+    // Setting src again, even to the same address, makes the browser fetch it again.
+    img.src = question.stimulus?.imageUrl ?? '';
+  });
+
+  const element = h('div', { class: 'click-test' }, failure, ...usable);
+  const read = () => {
+    if (failed) return { error: 'imageFailed', focus: again };
+    return taps.length ? { answer: { taps: taps.map((p) => ({ ...p })) } } : { error: 'tapFirst', focus: area };
+  };
   return { element, read };
 }
