@@ -31,7 +31,7 @@ export function serverOptions(config: Pick<Config, 'trustedProxies' | 'httpTimeo
     requestTimeout: requestMs,
     keepAliveTimeout: keepAliveMs,
     connectionTimeout: idleMs,
-    http: { headersTimeout: headersMs, connectionsCheckingInterval: Math.min(1000, headersMs) },
+    http: { headersTimeout: headersMs, connectionsCheckingInterval: 1000 },
     clientErrorHandler,
     return503OnClosing: false,
   };
