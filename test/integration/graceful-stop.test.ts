@@ -78,7 +78,8 @@ async function startService(): Promise<ServiceProcess> {
       NODE_ENV: 'test',
       HOST: '127.0.0.1',
       PORT: String(port),
-      LOG_LEVEL: 'warn',
+      // info: the test sees each request arrive (arrivedWaits).
+      LOG_LEVEL: 'info',
       SIM_HEADS: '0',
       SIM_ANSWERS_PER_MINUTE: '0',
       RATE_LIMIT_PER_KEY: '1000000',
@@ -120,6 +121,21 @@ async function call(method: 'GET' | 'POST', url: string, body?: unknown, headers
   }
 }
 
+/** How many wait requests the service has logged as arrived (LOG_LEVEL=info, JSON lines). */
+function arrivedWaits(lines: string[]): number {
+  let count = 0;
+  for (const line of lines) {
+    if (!line.includes('incoming request') || !line.includes('/wait?')) continue;
+    try {
+      const entry = JSON.parse(line) as { msg?: string; req?: { url?: string } };
+      if (entry.msg === 'incoming request' && entry.req?.url?.includes('/wait?')) count += 1;
+    } catch {
+      // Not a log line.
+    }
+  }
+  return count;
+}
+
 describe('SIGTERM with open waits and in-flight asks (R7.4)', () => {
   it('answers every waiter at once with done false, lets the asks finish or be retried, and exits 0 within seconds', async () => {
     // Live questions nobody answers (no simulator): their waits would hold for the full 25 s.
@@ -132,8 +148,14 @@ describe('SIGTERM with open waits and in-flight asks (R7.4)', () => {
       const id = questions[i % questions.length];
       return call('GET', `/v2/questions/${id}/wait?seconds=25`).then((reply) => ({ id, reply }));
     });
-    // Let every wait reach the service and park.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    // Until every wait has reached the service (its "incoming request" line is written after
+    // Fastify's closing check, so each of them is answered 200 whatever the timing after it).
+    const deadline = Date.now() + 30_000;
+    while (arrivedWaits(service.lines()) < WAITERS) {
+      if (Date.now() > deadline) throw new Error(`only ${arrivedWaits(service.lines())} of ${WAITERS} waits reached the service:\n${service.tail()}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
 
     const asks: Array<{ key: string; body: AskBody }> = Array.from({ length: ASKS }, (_, i) => ({ key: `stop-inflight-${i}`, body: smallAsk(10) }));
     const asking = asks.map((a) => call('POST', '/v2/questions', a.body, { 'idempotency-key': a.key }));

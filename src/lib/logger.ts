@@ -1,0 +1,53 @@
+import pretty from 'pino-pretty';
+import type { LoggerOptions } from 'pino';
+
+/**
+ * The service's log format. JSON, one object a line, wherever a program reads the log (a pipe, a
+ * file, a log collector, tests, CI, production); readable lines when a person runs `npm start`
+ * in development on a terminal (issue 8, point 21). Which one is main.ts's choice (it alone
+ * looks at the terminal); tests build apps with the logger off.
+ */
+export interface LogFormat {
+  level: string;
+  /** Readable lines (pino-pretty) instead of JSON. */
+  pretty: boolean;
+}
+
+/** Every request's Authorization header is hidden, in both formats. */
+const REDACT = ['req.headers.authorization'];
+
+export function loggerOptions(format: LogFormat): LoggerOptions & { stream?: NodeJS.WritableStream } {
+  if (!format.pretty) return { level: format.level, redact: REDACT };
+  return {
+    level: format.level,
+    redact: REDACT,
+    // In this process and synchronous, not in a transport's worker thread: development only, and
+    // the last lines before process.exit() (a failed start, "stopped") are never lost.
+    stream: pretty({
+      sync: true,
+      colorize: true,
+      translateTime: 'SYS:HH:MM:ss',
+      // Fastify's request lines say what a person looks for in words ("request completed: 200
+      // in 9 ms [req-…]") instead of nested objects; anything else (an error) stays, on one line.
+      ignore: 'pid,hostname,reqId,req,res,responseTime',
+      messageFormat: requestWords,
+      singleLine: true,
+    }),
+  };
+}
+
+/** A log line's message, with a request's method and URL, or status and time, and its id. */
+function requestWords(log: Record<string, unknown>, messageKey: string): string {
+  const req = log.req as { method?: string; url?: string } | undefined;
+  const res = log.res as { statusCode?: number } | undefined;
+  let words = String(log[messageKey] ?? '');
+  if (req?.method) words += `: ${req.method} ${req.url}`;
+  else if (res?.statusCode !== undefined) words += `: ${res.statusCode} in ${Math.round(Number(log.responseTime ?? 0))} ms`;
+  if (typeof log.reqId === 'string') words += ` [${log.reqId}]`;
+  return words;
+}
+
+/** Readable only in development with stdout on a terminal; JSON everywhere else. */
+export function wantsPrettyLogs(nodeEnv: string, stdoutIsTty: boolean | undefined): boolean {
+  return nodeEnv === 'development' && stdoutIsTty === true;
+}
