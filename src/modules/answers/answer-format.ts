@@ -1,4 +1,5 @@
 import type { ValidationItem } from '../../http/errors.ts';
+import { cleanAnswerText, visibleLength } from '../../lib/text.ts';
 import type { NormalizedDraft } from '../questions/draft-defaults.ts';
 import { TYPE_RULES, type QuestionType } from '../questions/question-types.ts';
 
@@ -13,6 +14,12 @@ import { TYPE_RULES, type QuestionType } from '../questions/question-types.ts';
  *   taps     up to maxTaps points {x, y}, 0–1 from the top left (click_test)
  *   text     the written answer (free_text), up to 2000 characters
  *   reason   why, when the question asks for one, up to 1000 characters
+ *
+ * Written text is cleaned (lib/text.ts cleanAnswerText: NFC, controls and bidi reordering taken
+ * out, invisible ends trimmed) and counts only if a character of it can be seen: zero-width
+ * spaces, joiners, a BOM or bidi marks alone are not an answer and are never paid for. This is
+ * the one place the "write an answer" minimum is enforced, for the answer link (checked before
+ * the human check) and for the recorder (every source) alike.
  */
 export interface AnswerInput {
   option?: number;
@@ -101,11 +108,13 @@ export function readAnswer(draft: NormalizedDraft, answer: AnswerInput, prefix =
       else tallyKeys = [(optionLabel = labels[answer.option])];
       break;
     }
-    case 'free_text':
-      if (!answer.text?.trim()) add('text', 'required', 'Write an answer.');
-      else if (answer.text.length > MAX_TEXT) add('text', 'too_long', `text must be at most ${MAX_TEXT} characters.`);
-      else text = answer.text.trim();
+    case 'free_text': {
+      const written = typeof answer.text === 'string' ? cleanAnswerText(answer.text) : '';
+      if (visibleLength(written) === 0) add('text', 'required', 'Write an answer: it has no visible character.');
+      else if ([...written].length > MAX_TEXT) add('text', 'too_long', `text must be at most ${MAX_TEXT} characters.`);
+      else text = written;
       break;
+    }
     case 'click_test': {
       const taps = answer.taps ?? [];
       const max = draft.clickTest?.maxTaps ?? 1;
@@ -116,10 +125,17 @@ export function readAnswer(draft: NormalizedDraft, answer: AnswerInput, prefix =
     }
   }
 
-  const reasonText = answer.reason?.trim() ? answer.reason.trim() : null;
+  const reasonWritten = typeof answer.reason === 'string' ? cleanAnswerText(answer.reason) : '';
+  const reasonText = visibleLength(reasonWritten) > 0 ? reasonWritten : null;
   if (draft.reason === 'required' && !reasonText) add('reason', 'required', 'Say why.');
   if (draft.reason === 'off' && reasonText) add('reason', 'not_allowed', 'This question does not ask for a reason.');
-  if (reasonText && reasonText.length > MAX_REASON) add('reason', 'too_long', `reason must be at most ${MAX_REASON} characters.`);
+  if (reasonText && [...reasonText].length > MAX_REASON) add('reason', 'too_long', `reason must be at most ${MAX_REASON} characters.`);
 
   return problems.length ? problems : { optionLabel, text, reason: reasonText, tallyKeys };
+}
+
+/** The answer object as stored: its written text and reason as read (cleaned), or left out. */
+export function storedAnswer(answer: AnswerInput, read: ReadAnswer): AnswerInput {
+  const { text: _text, reason: _reason, ...rest } = answer;
+  return { ...rest, ...(read.text !== null ? { text: read.text } : {}), ...(read.reason !== null ? { reason: read.reason } : {}) };
 }

@@ -9,7 +9,7 @@ import type { CreditHolds } from '../credits/credits.holds.ts';
 import type { QuestionsRepository } from '../questions/questions.repository.ts';
 import type { LifecycleService } from '../questions/lifecycle.service.ts';
 import type { NormalizedDraft } from '../questions/draft-defaults.ts';
-import { readAnswer, type AnswerInput } from './answer-format.ts';
+import { readAnswer, storedAnswer, type AnswerInput } from './answer-format.ts';
 import { answerSentiment } from './answer-sentiment.ts';
 import { applyTargeting } from '../panel/targeting.ts';
 
@@ -152,7 +152,7 @@ export function createAnswerRecordingService(deps: {
             age_band: profile.ageBand ?? null,
             gender: profile.gender ?? null,
             tags: sql`${sql.val(profile.tags ?? [])}::text[]` as never,
-            answer: JSON.stringify(answer),
+            answer: JSON.stringify(storedAnswer(answer, read)),
             option_label: read.optionLabel,
             text: read.text,
             reason: read.reason,

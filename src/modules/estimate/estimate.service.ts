@@ -1,6 +1,7 @@
 import type { Clock } from '../../lib/clock.ts';
 import type { ValidationItem } from '../../http/errors.ts';
 import { validateDraft, type LooseDraft } from '../questions/draft-validator.ts';
+import { normalizeDraftText } from '../questions/draft-text.ts';
 import { checkContent, contentFields } from '../questions/content-check.ts';
 import { DEFAULT_N } from '../questions/draft-defaults.ts';
 import type { PoolService } from '../panel/pool.service.ts';
@@ -43,7 +44,9 @@ export function createEstimateService(deps: { pool: PoolService; clock: Clock })
      * Prices and validates any draft with the right JSON types. Never spends and never throws for
      * a broken rule: every problem is in `validation` (one item per field).
      */
-    async estimate(draft: LooseDraft): Promise<Estimate> {
+    async estimate(given: LooseDraft): Promise<Estimate> {
+      // Normalized as the ask normalizes it, so both count lengths alike (docs/asking.md "Text").
+      const draft = normalizeDraftText(given);
       const validation = validateDraft(draft, { now: deps.clock.now() });
       // The estimate lists everything that would stop the ask, the content check included (the
       // ask refuses it with 422 content_refused), one item per field.

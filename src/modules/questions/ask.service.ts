@@ -17,6 +17,7 @@ import { TEMPLATES } from '../catalogues/templates.data.ts';
 import type { DraftsRepository } from '../drafts/drafts.repository.ts';
 import { validateDraft, type LooseDraft } from './draft-validator.ts';
 import { normalizeDraft } from './draft-defaults.ts';
+import { normalizeDraftText } from './draft-text.ts';
 import type { QuestionDraft } from './question-draft.schemas.ts';
 import type { AskBody, FollowUp } from './ask.schemas.ts';
 import { checkContent, contentFields } from './content-check.ts';
@@ -108,7 +109,8 @@ export function createAskService(deps: Deps) {
       variantGroup = original.variant_group ?? original.id;
       openForDays = original.open_for_days;
     }
-    const draft = { ...base, ...body.draft } as QuestionDraft;
+    // NFC before anything checks, prices or stores it (docs/asking.md "Text").
+    const draft = normalizeDraftText({ ...base, ...body.draft }) as QuestionDraft;
     return { draft, openForDays, variantGroup, shownAs, problems };
   }
 
@@ -131,8 +133,9 @@ export function createAskService(deps: Deps) {
       if (stored) return stored;
       const { draft, openForDays, variantGroup, shownAs, problems } = await effectiveDraft(actor, body);
       problems.push(...validateDraft(draft as LooseDraft, { now }));
-      const followUps = (body.then ?? []).map(followUpDraft);
-      followUps.forEach((f, i) => problems.push(...validateDraft(f as LooseDraft, { now, prefix: `then[${i}]` })));
+      const followUps = (body.then ?? []).map((item) => normalizeDraftText(followUpDraft(item)));
+      // A follow-up's text is 8 to 600 characters (spec): 8 that can be seen.
+      followUps.forEach((f, i) => problems.push(...validateDraft(f as LooseDraft, { now, prefix: `then[${i}]`, minTextLength: 8 })));
       if (body.privateDeclaration && followUps.length) {
         problems.push({ field: 'then', code: 'not_allowed', message: 'A private question is answered through its link only; it cannot have follow-ups for the panel.' });
       }

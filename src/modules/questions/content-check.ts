@@ -1,3 +1,5 @@
+import { visibleText } from '../../lib/text.ts';
+
 /**
  * The automatic content check of an ask (docs/asking.md, "Refused content"). Heads are ordinary
  * people answering on their phones: a question must not ask them for secrets or personal contact
@@ -56,11 +58,15 @@ export function contentFields(draft: { text?: string; context?: string; stimulus
   ];
 }
 
-/** The first refused text, or null. The ask refuses it (422); the estimate reports it as a validation item. */
+/**
+ * The first refused text, or null. The ask refuses it (422); the estimate reports it as a validation
+ * item. The rules read the text as people see it: a zero-width space inside a word hides nothing.
+ */
 export function checkContent(fields: ContentField[]): ContentVerdict | null {
   for (const { field, text } of fields) {
     if (typeof text !== 'string' || !text) continue;
-    for (const rule of RULES) if (rule.pattern.test(text)) return { category: rule.category, reason: rule.reason, field };
+    const seen = visibleText(text);
+    for (const rule of RULES) if (rule.pattern.test(seen)) return { category: rule.category, reason: rule.reason, field };
   }
   return null;
 }

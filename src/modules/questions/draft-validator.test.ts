@@ -285,6 +285,36 @@ describe('validateDraft: field rules of the spec', () => {
       expect(problems(with_('scale_1_5', { text }))).toEqual(only('draft.text', 'required'));
     });
 
+    it.each(['\u200B', '\u200B\u200D\uFEFF', ' \u2060\u00AD\uFE0F ', '\u200E\u200F', '\u3164'])('a text of only invisible characters (%j) is required', (text) => {
+      expect(problems(with_('scale_1_5', { text }))).toEqual(only('draft.text', 'required'));
+    });
+
+    it.each<[string, LooseDraft, string]>([
+      ['a bell in the text', with_('scale_1_5', { text: 'How clear is this?\u0007' }), 'draft.text'],
+      ['a C1 control in the context', with_('scale_1_5', { context: '1 = unclear\u0085' }), 'draft.context'],
+      ['a carriage return (callers normalize line breaks first)', with_('scale_1_5', { text: 'How clear\ris this?' }), 'draft.text'],
+      ['a right-to-left override in the text', with_('scale_1_5', { text: 'How \u202Eraelc is this?' }), 'draft.text'],
+      ['an isolate in an option', with_('single_choice', { options: labels('Penny', '\u2067Pocket') }), 'draft.options[1].label'],
+      ['a line break in an option', with_('single_choice', { options: labels('Penny', 'Poc\nket') }), 'draft.options[1].label'],
+      ['an escape in the stimulus text', with_('reaction', { stimulus: { text: '\u001B[1mBold\u001B[0m', exposureMs: 3000 } }), 'draft.stimulus.text'],
+    ])('%s is invalid_format, naming the character', (_name, draft, field) => {
+      const items = check(draft);
+      expect(items.map(({ field, code }) => ({ field, code }))).toEqual(only(field, 'invalid_format'));
+      expect(items[0].message).toMatch(/U\+[0-9A-F]{4}/);
+    });
+
+    it('tab and line breaks are fine in the text and context; bidi marks, joiners and any script are fine everywhere', () => {
+      expect(check(with_('scale_1_5', { text: 'How clear is this?\n\tCancel any time.', context: '1 = unclear\n5 = clear' }))).toEqual([]);
+      expect(check(with_('single_choice', { text: 'איזה שם \u200Fעדיף\u200F?', options: labels('👨\u200D👩\u200D👧', 'می\u200Cخواهم', 'नमस्ते') }))).toEqual([]);
+    });
+
+    it('minTextLength counts visible characters (a follow-up needs 8)', () => {
+      const follow = (text: string) => validateDraft(with_('free_text', { text }), { now: NOW, prefix: 'then[0]', minTextLength: 8 }).map(({ field, code }) => ({ field, code }));
+      expect(follow('Why that?')).toEqual([]);
+      expect(follow(`Why?${'\u200B'.repeat(8)}`)).toEqual(only('then[0].text', 'too_short'));
+      expect(follow('\u200B'.repeat(9))).toEqual(only('then[0].text', 'required'));
+    });
+
     it('text is at most 600 characters and context at most 120', () => {
       expect(problems(with_('scale_1_5', { text: 'x'.repeat(601) }))).toEqual(only('draft.text', 'too_long'));
       expect(problems(with_('scale_1_5', { context: 'x'.repeat(121) }))).toEqual(only('draft.context', 'too_long'));
@@ -307,6 +337,12 @@ describe('validateDraft: field rules of the spec', () => {
 
     it('two options with the same label (ignoring case and spaces) are refused on the repeat', () => {
       expect(problems(with_('single_choice', { options: labels('Penny', 'Pocket', ' penny ') }))).toEqual(only('draft.options[2].label', 'not_allowed'));
+    });
+
+    it('labels that look the same (invisible characters, other spaces) repeat each other; a label of only invisible characters is blank', () => {
+      expect(problems(with_('single_choice', { options: labels('Penny', 'Pen\u200Bny') }))).toEqual(only('draft.options[1].label', 'not_allowed'));
+      expect(problems(with_('single_choice', { options: labels('Pocket money', 'Pocket\u00A0money') }))).toEqual(only('draft.options[1].label', 'not_allowed'));
+      expect(problems(with_('single_choice', { options: labels('Penny', '\u200B\uFEFF') }))).toEqual(only('draft.options[1].label', 'required'));
     });
 
     it('more than 8 options is too_many on any type with options', () => {

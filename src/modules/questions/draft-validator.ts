@@ -1,8 +1,10 @@
 import type { ErrorObject } from 'ajv';
 import type { ValidationCode, ValidationItem } from '../../http/errors.ts';
 import { compileFor, toValidationItems } from '../../http/validation.ts';
+import { codePointName, forbiddenCharacter, visibleLength, visibleText } from '../../lib/text.ts';
 import { answeringCountry } from '../catalogues/countries.data.ts';
 import { findTag, TAG_GROUP_DATA } from '../catalogues/tags.data.ts';
+import { draftTextFields } from './draft-text.ts';
 import { QuestionDraftSchema } from './question-draft.schemas.ts';
 import { QUESTION_LANGUAGES, TYPE_RULES, type QuestionType } from './question-types.ts';
 
@@ -14,7 +16,12 @@ import { QUESTION_LANGUAGES, TYPE_RULES, type QuestionType } from './question-ty
  *  1. the field rules of the spec, taken from the QuestionDraft schema itself, so the schema stays
  *     their single source;
  *  2. the rules no schema can express: per-type rules (ARCHITECTURE §4), catalogue lookups
- *     (answering countries, tags and their groups' `max`), dates in the future, duplicates.
+ *     (answering countries, tags and their groups' `max`), dates in the future, duplicates, and
+ *     what the texts may contain (docs/asking.md "Text": no control or bidi-reordering
+ *     characters; blank means no visible character).
+ *
+ * Texts are checked as given: callers pass the draft through normalizeDraftText (draft-text.ts)
+ * first, so lengths are counted after NFC, as the question is stored.
  */
 
 /** A draft whose JSON types are right but whose values may break any rule. */
@@ -41,6 +48,8 @@ export interface DraftValidationContext {
   now: Date;
   /** Path prefix of the draft in the request body, e.g. "draft" or "then[0]". */
   prefix?: string;
+  /** Fewest visible characters `text` must have (a follow-up's 8); without it, at least one. */
+  minTextLength?: number;
 }
 
 const cap = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -77,7 +86,7 @@ export function validateDraft(draft: LooseDraft, context: DraftValidationContext
     for (const item of toValidationItems(checkFieldRules.errors as ErrorObject[], prefix)) problems.addItem(item);
   }
 
-  if (typeof draft.text === 'string' && draft.text.trim() === '') problems.add('text', 'required', 'Write the question: text must not be blank.');
+  checkTexts(draft, context.minTextLength ?? 1, problems);
   if (draft.n !== undefined && !Number.isInteger(draft.n)) problems.add('n', 'invalid_format', 'n must be a whole number.');
 
   checkLanguage(draft, problems);
@@ -86,6 +95,24 @@ export function validateDraft(draft: LooseDraft, context: DraftValidationContext
   checkTargeting(draft, problems);
   checkSchedule(draft, context.now, problems);
   return problems.list();
+}
+
+/**
+ * Text heads will read must show what is stored: no control characters (tab and line breaks only
+ * where text runs over lines), no bidi embeddings, overrides or isolates; and the question must
+ * have visible words, not only zero-width or other invisible characters.
+ */
+function checkTexts(draft: LooseDraft, minTextLength: number, problems: Problems): void {
+  for (const { path, text, multiline } of draftTextFields(draft)) {
+    if (typeof text !== 'string' || problems.has(path)) continue;
+    const found = forbiddenCharacter(text, { multiline });
+    if (found) problems.add(path, 'invalid_format', `${path} contains ${codePointName(found.char)}, ${found.why}; remove it.`);
+  }
+  if (typeof draft.text === 'string' && !problems.has('text')) {
+    const visible = visibleLength(draft.text);
+    if (visible === 0) problems.add('text', 'required', 'Write the question: text must not be blank (it has no visible character).');
+    else if (visible < minTextLength) problems.add('text', 'too_short', `text must have at least ${minTextLength} visible characters; it has ${visible}.`);
+  }
 }
 
 function checkLanguage(draft: LooseDraft, problems: Problems): void {
@@ -113,10 +140,11 @@ function checkTypeRules(draft: LooseDraft, type: QuestionType, problems: Problem
     const seen = new Map<string, number>();
     options.forEach((option, i) => {
       const label = option.label?.trim() ?? '';
-      if (option.label !== undefined && label === '') problems.add(`options[${i}].label`, 'required', `Option ${i + 1} needs a label.`);
-      const key = label.toLocaleLowerCase();
-      if (label && seen.has(key)) problems.add(`options[${i}].label`, 'not_allowed', `Option ${i + 1} repeats option ${seen.get(key)! + 1} ("${label}").`);
-      else if (label) seen.set(key, i);
+      if (option.label !== undefined && visibleLength(label) === 0) problems.add(`options[${i}].label`, 'required', `Option ${i + 1} needs a label with a visible character.`);
+      // Labels that look the same are the same: compare what a reader sees.
+      const key = visibleText(label).replace(/\s+/g, ' ').trim().toLocaleLowerCase();
+      if (key && seen.has(key)) problems.add(`options[${i}].label`, 'not_allowed', `Option ${i + 1} repeats option ${seen.get(key)! + 1} ("${label}").`);
+      else if (key) seen.set(key, i);
       if (rule.optionImages && !option.imageUrl) problems.add(`options[${i}].imageUrl`, 'required', `Each option of ${rule.aLabel} question needs an imageUrl.`);
     });
   }
