@@ -1,9 +1,15 @@
 import type { Container } from '../container.ts';
 import { validationError } from '../http/errors.ts';
 
-type OptionSpec = { type: 'string' | 'boolean'; short?: string };
+/**
+ * An option as `--help` shows it: a string option takes a value (`value` names it, e.g. ID); a
+ * boolean one is a flag. Whether it is required is checked by the command (so the error is ours).
+ */
+type OptionSpec = { type: 'string'; value: string; description: string } | { type: 'boolean'; description: string };
 export interface AdminCommand {
+  /** The options in one line, as README.md and `--help` show them. */
   usage: string;
+  /** One line: what the command does. */
   summary: string;
   options: Record<string, OptionSpec>;
   run(container: Container, values: Record<string, string | boolean | undefined>): Promise<unknown>;
@@ -31,7 +37,12 @@ export const adminCommands: Record<string, AdminCommand> = {
   'account:create': {
     usage: '--name NAME [--kind person|team] [--currency GBP|USD|EUR|CAD] [--language en]',
     summary: 'Create an account (a person\'s or a team\'s).',
-    options: { name: { type: 'string' }, kind: { type: 'string' }, currency: { type: 'string' }, language: { type: 'string' } },
+    options: {
+      name: { type: 'string', value: 'NAME', description: 'the account name (required)' },
+      kind: { type: 'string', value: 'KIND', description: "person (default) or team" },
+      currency: { type: 'string', value: 'CODE', description: 'GBP (default), USD, EUR or CAD' },
+      language: { type: 'string', value: 'TAG', description: 'language of the account (default en)' },
+    },
     async run(c, v) {
       const account = await c.accounts.createAccount({
         name: required(v, 'name'),
@@ -43,9 +54,15 @@ export const adminCommands: Record<string, AdminCommand> = {
     },
   },
   'key:create': {
-    usage: '--account ID --scopes questions:read,questions:write,account:read [--cap N] [--name TEXT] [--test]',
+    usage: '--account ID --scopes a,b,c [--cap N] [--name TEXT] [--test]',
     summary: 'Create an API key; the secret is printed once and never stored.',
-    options: { account: { type: 'string' }, scopes: { type: 'string' }, cap: { type: 'string' }, name: { type: 'string' }, test: { type: 'boolean' } },
+    options: {
+      account: { type: 'string', value: 'ID', description: 'the account the key belongs to (required)' },
+      scopes: { type: 'string', value: 'a,b,c', description: 'comma-separated scopes: questions:read, questions:write, templates:read, account:read (required)' },
+      cap: { type: 'string', value: 'N', description: 'daily spend cap in credits (default none)' },
+      name: { type: 'string', value: 'TEXT', description: 'a name to tell the key apart' },
+      test: { type: 'boolean', description: 'make a test key (hc_test_…) instead of a live one' },
+    },
     async run(c, v) {
       const { key, secret } = await c.accounts.createKey({
         accountId: required(v, 'account'),
@@ -60,7 +77,7 @@ export const adminCommands: Record<string, AdminCommand> = {
   'key:revoke': {
     usage: '--key ID',
     summary: 'Revoke a key; it fails from the next request on.',
-    options: { key: { type: 'string' } },
+    options: { key: { type: 'string', value: 'ID', description: 'the key to revoke (key_…, required)' } },
     async run(c, v) {
       return { key: await c.accounts.revokeKey(required(v, 'key')) };
     },
@@ -68,7 +85,13 @@ export const adminCommands: Record<string, AdminCommand> = {
   'credits:grant': {
     usage: '--account ID --amount N --reason TEXT [--kind bonus|adjustment] [--expires-days D]',
     summary: 'Add credits (a bonus row) or correct them (an adjustment row, N may be negative).',
-    options: { account: { type: 'string' }, amount: { type: 'string' }, reason: { type: 'string' }, kind: { type: 'string' }, 'expires-days': { type: 'string' } },
+    options: {
+      account: { type: 'string', value: 'ID', description: 'the account to credit (required)' },
+      amount: { type: 'string', value: 'N', description: 'whole credits; negative takes credits away (required)' },
+      reason: { type: 'string', value: 'TEXT', description: 'why, shown on the ledger row (required)' },
+      kind: { type: 'string', value: 'KIND', description: 'bonus or adjustment (default: bonus, adjustment when N is negative)' },
+      'expires-days': { type: 'string', value: 'D', description: 'the credits expire after D days (default never)' },
+    },
     async run(c, v) {
       const raw = required(v, 'amount');
       if (!/^-?\d+$/.test(raw)) throw validationError([{ field: 'amount', code: 'invalid_format', message: '--amount must be a whole number of credits.' }]);
@@ -87,7 +110,10 @@ export const adminCommands: Record<string, AdminCommand> = {
   'question:refuse': {
     usage: '--id QUESTION_ID --category TEXT',
     summary: 'Refuse a question in review (e.g. --category personal_data); what is left of its credits is refunded.',
-    options: { id: { type: 'string' }, category: { type: 'string' } },
+    options: {
+      id: { type: 'string', value: 'ID', description: 'the question (q_…, required)' },
+      category: { type: 'string', value: 'TEXT', description: 'why it is refused, a snake_case word such as personal_data (required)' },
+    },
     async run(c, v) {
       const category = required(v, 'category');
       if (!/^[a-z][a-z0-9_]{1,39}$/.test(category)) {
@@ -108,7 +134,7 @@ export const adminCommands: Record<string, AdminCommand> = {
   'key:list': {
     usage: '--account ID',
     summary: "List an account's keys (never their secrets).",
-    options: { account: { type: 'string' } },
+    options: { account: { type: 'string', value: 'ID', description: 'the account whose keys to list (required)' } },
     async run(c, v) {
       return { keys: await c.accounts.listKeys(required(v, 'account')) };
     },
@@ -116,7 +142,10 @@ export const adminCommands: Record<string, AdminCommand> = {
   'flag:list': {
     usage: '[--status open|upheld|dismissed] [--question QUESTION_ID]',
     summary: 'List answer flags for review, oldest first (docs/moderation.md).',
-    options: { status: { type: 'string' }, question: { type: 'string' } },
+    options: {
+      status: { type: 'string', value: 'STATUS', description: 'only flags in this state: open, upheld or dismissed' },
+      question: { type: 'string', value: 'ID', description: 'only flags on this question (q_…)' },
+    },
     async run(c, v) {
       const status = v.status as string | undefined;
       if (status !== undefined && !['open', 'upheld', 'dismissed'].includes(status)) {
@@ -128,7 +157,11 @@ export const adminCommands: Record<string, AdminCommand> = {
   'flag:decide': {
     usage: '--id FLAG_ID --uphold|--dismiss',
     summary: 'Decide a flag: --uphold removes the answer from results and refunds its credits; --dismiss changes nothing.',
-    options: { id: { type: 'string' }, uphold: { type: 'boolean' }, dismiss: { type: 'boolean' } },
+    options: {
+      id: { type: 'string', value: 'ID', description: 'the flag to decide (required)' },
+      uphold: { type: 'boolean', description: 'remove the answer from results and refund its credits' },
+      dismiss: { type: 'boolean', description: 'keep the answer; nothing changes' },
+    },
     async run(c, v) {
       if (Boolean(v.uphold) === Boolean(v.dismiss)) throw validationError([{ field: 'uphold', code: 'required', message: 'Give exactly one of --uphold and --dismiss.' }]);
       return c.moderation.decideFlag(required(v, 'id'), v.uphold ? 'uphold' : 'dismiss');
@@ -137,7 +170,10 @@ export const adminCommands: Record<string, AdminCommand> = {
   'dispute:list': {
     usage: '[--status open|upheld|rejected] [--account ID]',
     summary: 'List disputes, oldest first (docs/moderation.md).',
-    options: { status: { type: 'string' }, account: { type: 'string' } },
+    options: {
+      status: { type: 'string', value: 'STATUS', description: 'only disputes in this state: open, upheld or rejected' },
+      account: { type: 'string', value: 'ID', description: "only this account's disputes" },
+    },
     async run(c, v) {
       const status = v.status as string | undefined;
       if (status !== undefined && !['open', 'upheld', 'rejected'].includes(status)) {
@@ -149,7 +185,13 @@ export const adminCommands: Record<string, AdminCommand> = {
   'dispute:decide': {
     usage: '--id DISPUTE_ID --uphold|--reject [--refund N] --note TEXT',
     summary: 'Decide a dispute and send dispute.resolved; --refund (upheld only) gives back up to what the question spent.',
-    options: { id: { type: 'string' }, uphold: { type: 'boolean' }, reject: { type: 'boolean' }, refund: { type: 'string' }, note: { type: 'string' } },
+    options: {
+      id: { type: 'string', value: 'ID', description: 'the dispute to decide (required)' },
+      uphold: { type: 'boolean', description: 'the requester is right' },
+      reject: { type: 'boolean', description: 'the result stands' },
+      refund: { type: 'string', value: 'N', description: 'credits to give back with --uphold, up to what the question spent' },
+      note: { type: 'string', value: 'TEXT', description: 'the decision in words, sent with dispute.resolved (required)' },
+    },
     async run(c, v) {
       if (Boolean(v.uphold) === Boolean(v.reject)) throw validationError([{ field: 'uphold', code: 'required', message: 'Give exactly one of --uphold and --reject.' }]);
       return c.moderation.decideDispute(required(v, 'id'), { outcome: v.uphold ? 'upheld' : 'rejected', refund: integer(v.refund, 'refund'), note: required(v, 'note') });

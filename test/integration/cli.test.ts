@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, isServerRun, type TestDatabase } from '../helpers/test-database.ts';
+import { adminCommands } from '../../src/cli/admin-commands.ts';
 
 /**
  * The admin CLI and the service as real processes (README "Admin CLI", "The database";
@@ -53,8 +54,8 @@ interface CliResult {
   json: Record<string, any>;
 }
 
-/** Runs one admin command; checks that stdout is exactly one JSON object on one line. */
-async function admin(...args: string[]): Promise<CliResult> {
+/** Runs the admin CLI and collects what it printed. */
+async function runAdmin(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = start('src/cli/admin.ts', args);
   let stdout = '';
   let stderr = '';
@@ -63,6 +64,12 @@ async function admin(...args: string[]): Promise<CliResult> {
   const timer = setTimeout(() => child.kill('SIGKILL'), PROCESS_TIMEOUT_MS);
   const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
   clearTimeout(timer);
+  return { code, stdout, stderr };
+}
+
+/** Runs one admin command; checks that stdout is exactly one JSON object on one line. */
+async function admin(...args: string[]): Promise<CliResult> {
+  const { code, stdout, stderr } = await runAdmin(args);
   const where = `admin ${args.join(' ')} (exit ${code})\nstdout: ${stdout}\nstderr: ${stderr}`;
   expect(stdout.endsWith('\n'), where).toBe(true);
   expect(stdout.slice(0, -1).includes('\n'), `more than one line on stdout: ${where}`).toBe(false);
@@ -172,6 +179,67 @@ describe('the admin CLI and the service as processes', () => {
     expect(unknown.json.error.details.usage).toContain('key:create');
     expect(badOption.json.error.message).toContain('--colour');
   }, SLOW);
+
+  describe('help is plain text; mistakes stay one JSON error', () => {
+    /** Help: exit 0, plain text on stdout (not JSON), nothing on stderr. */
+    async function help(...args: string[]): Promise<string> {
+      const { code, stdout, stderr } = await runAdmin(args);
+      expect(code, `admin ${args.join(' ')}\nstdout: ${stdout}\nstderr: ${stderr}`).toBe(0);
+      expect(stderr).toBe('');
+      expect(() => JSON.parse(stdout)).toThrow();
+      return stdout;
+    }
+
+    it('--help lists every command with its options and a one-line description', async () => {
+      const [text, bare] = await Promise.all([help('--help'), help('help')]);
+      expect(bare).toBe(text);
+      expect(text).toMatch(/^Usage: npm run --silent admin -- <command> \[options\]\n/);
+      for (const [name, command] of Object.entries(adminCommands)) {
+        const line = text.split('\n').findIndex((l) => l.trim().startsWith(`${name} `) || l.trim() === name);
+        expect(line, `${name} in\n${text}`).toBeGreaterThan(-1);
+        // The command, its options, then its description (no line wider than a terminal).
+        expect(text).toContain(`${name} ${command.usage}`.trim());
+        expect(text.replace(/\s+/g, ' ')).toContain(command.summary);
+      }
+      expect(text).toContain('help [command]');
+      for (const l of text.split('\n')) expect(l.length, l).toBeLessThanOrEqual(100);
+    }, SLOW);
+
+    it('help COMMAND and COMMAND --help print that command\'s usage and every option, described', async () => {
+      const [viaHelp, viaFlag] = await Promise.all([help('help', 'credits:grant'), help('credits:grant', '--help')]);
+      expect(viaFlag).toBe(viaHelp);
+      const text = viaHelp;
+      expect(text).toMatch(/^Usage: npm run --silent admin -- credits:grant --account ID --amount N --reason TEXT/);
+      expect(text.replace(/\s+/g, ' ')).toContain(adminCommands['credits:grant'].summary);
+      for (const name of Object.keys(adminCommands['credits:grant'].options)) {
+        const line = text.split('\n').find((l) => l.trim().startsWith(`--${name} `));
+        expect(line, `--${name} in\n${text}`).toBeDefined();
+        // Each option has a description after its name.
+        expect(line!.trim().replace(/^--\S+( \S+)?\s+/, '').length, line).toBeGreaterThan(10);
+      }
+      // Every command has its own help.
+      const all = await Promise.all(Object.keys(adminCommands).map((name) => help(name, '--help')));
+      all.forEach((out, i) => expect(out).toContain(`Usage: npm run --silent admin -- ${Object.keys(adminCommands)[i]}`));
+    }, SLOW);
+
+    it('no command, help for an unknown command, a missing value and a stray argument are JSON errors', async () => {
+      const [none, unknownHelp, missingValue, stray, typo] = await Promise.all([
+        adminFails([], 'unknown_command'),
+        adminFails(['help', 'account:destroy'], 'unknown_command'),
+        adminFails(['account:create', '--name'], 'validation_failed'),
+        adminFails(['key:list', 'acc_1'], 'validation_failed'),
+        adminFails(['acount:create'], 'unknown_command'),
+      ]);
+      expect(none.json.error.details.usage).toContain('account:create');
+      expect(unknownHelp.json.error.message).toContain('account:destroy');
+      expect(missingValue.json.error.message).toContain('--name');
+      expect(missingValue.json.error.details.usage).toContain('account:create --name NAME');
+      expect(stray.json.error.message).toContain('acc_1');
+      // A near miss names the command meant.
+      expect(typo.json.error.message).toContain('account:create');
+      for (const r of [none, unknownHelp, missingValue, stray, typo]) expect(r.code).toBe(2);
+    }, SLOW);
+  });
 
   describe('while the service runs', () => {
     let service: Service;
