@@ -1,6 +1,6 @@
 import type { Clock } from '../../lib/clock.ts';
 import type { Db } from '../../db/database.ts';
-import { encodeCursor, decodeCursor } from '../../http/cursor.ts';
+import { cursorRowId, invalidCursor, rowCursor } from '../../http/cursor.ts';
 import { AppError, notFound, validationError } from '../../http/errors.ts';
 import type { Actor } from '../accounts/scopes.ts';
 import type { AccountsRepository } from '../accounts/accounts.repository.ts';
@@ -114,10 +114,12 @@ export function createCreditsService(deps: { db: Db; repo: CreditsRepository; ac
     },
 
     async ledger(actor: Actor, cursor?: string): Promise<{ rows: LedgerRow[]; nextCursor: string | null }> {
-      const before = cursor ? decodeCursor<[number]>(cursor, ['number'])[0] : null;
+      // The cursor names the last row of the previous page (http/cursor.ts); another account's finds nothing.
+      const before = cursor === undefined ? null : ((await repo.entryPosition(actor.accountId, cursorRowId(cursor, 'led_'))) ?? null);
+      if (cursor !== undefined && before === null) throw invalidCursor();
       const rows = await repo.listEntries(actor.accountId, before, LEDGER_PAGE_SIZE + 1);
       const page = rows.slice(0, LEDGER_PAGE_SIZE);
-      return { rows: page.map(ledgerRow), nextCursor: rows.length > LEDGER_PAGE_SIZE ? encodeCursor([page[page.length - 1].seq]) : null };
+      return { rows: page.map(ledgerRow), nextCursor: rows.length > LEDGER_PAGE_SIZE ? rowCursor(page[page.length - 1].id) : null };
     },
 
     /**

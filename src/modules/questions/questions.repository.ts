@@ -67,6 +67,12 @@ export function createQuestionsRepository(db: Db) {
       await tx.updateTable('questions').set(values as never).where('id', '=', id).execute();
     },
 
+    /** Where a question sits in its account's list: the position a page cursor names (http/cursor.ts). */
+    async listPosition(accountId: string, id: string): Promise<number | undefined> {
+      const row = await db.selectFrom('questions').select('seq').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+      return row?.seq;
+    },
+
     async list(filter: ListFilter): Promise<QuestionRow[]> {
       let q = withOwner(db).where('q.account_id', '=', filter.accountId);
       if (filter.status) q = q.where('q.status', '=', filter.status);

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
+import { cursorRowId, invalidCursor, rowCursor } from '../../http/cursor.ts';
 import { AppError, notFound, validationError } from '../../http/errors.ts';
 import type { Actor } from '../accounts/scopes.ts';
 import { parseUtcInstant } from './draft-validator.ts';
@@ -57,7 +57,12 @@ export function createQuestionsService(deps: { db: Db; clock: Clock; repo: Quest
         since = parsed;
       }
       const limit = query.limit ?? DEFAULT_PAGE;
-      const beforeSeq = query.cursor ? decodeCursor<[number]>(query.cursor, ['number'])[0] : undefined;
+      // The cursor names the last question of the previous page; another account's finds nothing.
+      let beforeSeq: number | undefined;
+      if (query.cursor !== undefined) {
+        beforeSeq = await repo.listPosition(actor.accountId, cursorRowId(query.cursor, 'q_'));
+        if (beforeSeq === undefined) throw invalidCursor();
+      }
       const rows = await repo.list({
         accountId: actor.accountId,
         status: query.status,
@@ -72,7 +77,7 @@ export function createQuestionsService(deps: { db: Db; clock: Clock; repo: Quest
         limit: limit + 1,
       });
       const page = rows.slice(0, limit);
-      return { questions: page.map((row) => questionView(row, deps.publicBaseUrl)), nextCursor: rows.length > limit ? encodeCursor([page[page.length - 1].seq]) : null };
+      return { questions: page.map((row) => questionView(row, deps.publicBaseUrl)), nextCursor: rows.length > limit ? rowCursor(page[page.length - 1].id) : null };
     },
 
     /** Today's private question (one a day is free): for the balance's freeQuestionToday. */

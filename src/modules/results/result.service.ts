@@ -338,6 +338,9 @@ export function createResultService(deps: { db: Db } & ResultServiceOptions) {
     /** Drops a question's cached answers (after a change that does not move updated_at). */
     invalidate,
 
+    /** Where an answer sits among its question's, removed ones included (the answers list's cursor). */
+    answerPosition: (questionId: string, attestationRef: string) => repo.answerPosition(questionId, attestationRef),
+
     withFlags,
 
     /** Cache counters, for tests and operators. */

@@ -115,6 +115,12 @@ export function createResultsRepository(db: Db) {
       return { rows, read: found.length, maxSeq };
     },
 
+    /** Where an answer sits among its question's, removed or not: the position an answers-page cursor names. */
+    async answerPosition(questionId: string, attestationRef: string): Promise<number | undefined> {
+      const row = await db.selectFrom('answers').select('seq').where('question_id', '=', questionId).where('attestation_ref', '=', attestationRef).executeTakeFirst();
+      return row?.seq;
+    },
+
     /**
      * What can change in answers already read: how many were removed after review, how many of
      * the others are translated, and the seqs of the pinned ones (ascending).
