@@ -6,6 +6,7 @@ import { createFrameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from '
 import { pageRouterErrors } from './web/page-router-errors.ts';
 import { loadAssets } from './web/answer-page/assets.ts';
 import { genRequestId } from './http/request-id.ts';
+import { loggerOptions } from './lib/logger.ts';
 import { compileFor } from './http/validation.ts';
 import { buildSerializerFactory } from './http/serializer.ts';
 import { registerJsonBody } from './http/json-body.ts';
@@ -27,12 +28,15 @@ import { sharingRoutes } from './modules/sharing/sharing.routes.ts';
 import { insightsRoutes } from './modules/insights/insights.routes.ts';
 import { answerPageRoutes } from './web/answer-page/answer-page.routes.ts';
 import { resultsPageRoutes } from './web/results-page/results-page.routes.ts';
+import { homePageRoutes } from './web/home-page/home-page.routes.ts';
 import { resultsRoutes } from './modules/results/results.routes.ts';
 import { exportsRoutes } from './modules/exports/exports.routes.ts';
 
 export interface BuildOptions {
   /** Pass false to get bare logging-off behaviour in tests regardless of LOG_LEVEL. */
   logger?: boolean;
+  /** Readable log lines instead of JSON (main.ts: development on a terminal; lib/logger.ts). */
+  prettyLogs?: boolean;
 }
 
 /** A Fastify instance with every route, that does not listen (tests use inject). */
@@ -41,7 +45,7 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   // The pages' CSS and scripts, read once for every page route and the router's page errors.
   const assets = loadAssets();
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel, redact: ['req.headers.authorization'] },
+    logger: options.logger === false ? false : loggerOptions({ level: config.logLevel, pretty: options.prettyLogs === true }),
     genReqId: genRequestId,
     bodyLimit: config.bodyLimitBytes,
     // TRUSTED_PROXIES, timeouts, Node-level errors and the shutdown 503 (http/server-options.ts).
@@ -104,6 +108,7 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   await app.register(insightsRoutes(container));
   await app.register(answerPageRoutes(container, assets));
   await app.register(resultsPageRoutes(container, assets));
+  await app.register(homePageRoutes(container, assets));
   await app.register(resultsRoutes(container));
   await app.register(exportsRoutes(container));
   return app;

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { TSchema } from '@sinclair/typebox';
 import { registerSharedSchema } from './validation.ts';
+import { registerDocsPage } from './docs-page.ts';
 import { ErrorEnvelopeSchema, ValidationItemSchema } from './schemas/error.schemas.ts';
 import { QuestionDraftSchema, SavedDraftSchema } from '../modules/questions/question-draft.schemas.ts';
 import { QuestionSchema } from '../modules/questions/questions.schemas.ts';
@@ -104,6 +104,7 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
       buildLocalReference: (json) => String(json.$id),
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+  // The reference for people (Scalar, nothing from other hosts): docs-page.ts.
+  await registerDocsPage(app);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

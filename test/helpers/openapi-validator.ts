@@ -13,6 +13,8 @@ import addFormats from 'ajv-formats';
 export const HIDDEN_ROUTES: readonly RegExp[] = [
   /^\/openapi\.json$/,
   /^\/docs(\/.*)?$/,
+  // The front page for people (HTML, src/web/home-page).
+  /^\/$/,
   // The answer page (HTML) and its CSS/JS: pages, not API (src/web/answer-page).
   /^\/a\/[^/]+$/,
   /^\/a\/assets\/[^/]+\/[^/]+$/,
