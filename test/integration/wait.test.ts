@@ -156,6 +156,26 @@ describe('waking up', () => {
     expect((await getQuestion(t, key, question.id)).status).toBe('live');
   });
 
+  it('minAnswers is any integer at least 1 (spec), with no upper cap: above n it waits for the close; PATCH keeps 1 to 5000', async () => {
+    const question = await ask(t, key, choiceDraft());
+    await answerAll(t, question.id, heads.slice(0, 2));
+    for (const minAnswers of [5001, 1_000_000_000_000]) {
+      const { status, body } = await wait(`?seconds=1&minAnswers=${minAnswers}`, question.id);
+      expect(status, JSON.stringify(body)).toBe(200);
+      expect(body).toMatchObject({ done: false, result: { status: 'in_progress', nAccepted: 2 } });
+    }
+    const spec = (await t.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const minAnswers = spec.paths['/v2/questions/{id}/wait'].get.parameters.find((p: Json) => p.name === 'minAnswers');
+    expect(minAnswers.schema.maximum).toBeUndefined();
+    const patch = await t.inject({ method: 'PATCH', url: `/v2/questions/${question.id}`, headers: key.auth, payload: { minAnswers: 5001 } });
+    expect(patch.statusCode).toBe(400);
+    // The n-th answer closes it, whatever minAnswers the waiter gave.
+    const waiting = wait('?seconds=10&minAnswers=5001', question.id);
+    await parked(1);
+    await answerAll(t, question.id, heads.slice(2, 10));
+    expect((await waiting).body).toMatchObject({ done: true, result: { status: 'complete', nAccepted: 10 } });
+  });
+
   it('a cancel wakes the waiter with done true', async () => {
     const question = await ask(t, key, choiceDraft());
     const waiting = wait('?seconds=10', question.id);

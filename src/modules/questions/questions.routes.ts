@@ -177,7 +177,8 @@ export function questionsRoutes(deps: { asks: AskService; questions: QuestionsSe
         params: Params,
         querystring: Closed({
           seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 25, default: DEFAULT_WAIT_SECONDS })),
-          minAnswers: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000 })),
+          // "Integer at least 1" (spec), no upper cap (PATCH's is 1 to 5000): above n it waits for the close.
+          minAnswers: Type.Optional(Type.Integer({ minimum: 1, description: 'Done as soon as this many heads have answered (completing the question early); above `n`, done when it closes.' })),
         }),
         response: { 200: Closed({ result: RefOf(ResultSchema), done: Type.Boolean() }) },
       },
