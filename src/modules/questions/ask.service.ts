@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { newId } from '../../lib/ids.ts';
+import { LINK_CODE_LENGTH, newId } from '../../lib/ids.ts';
 import { randomBase62 } from '../../lib/base62.ts';
 import { AppError, notFound, validationError, type ValidationItem } from '../../http/errors.ts';
 import type { Actor } from '../accounts/scopes.ts';
@@ -203,7 +203,7 @@ export function createAskService(deps: Deps) {
             bookmarked: false,
             external_ref: body.externalRef ?? null,
             public_code: main.publicResults ? randomBase62(12) : null,
-            link_code: randomBase62(10),
+            link_code: randomBase62(LINK_CODE_LENGTH),
             refused_category: null,
             variant_group: variantGroup,
             parent_id: null,
@@ -244,7 +244,7 @@ export function createAskService(deps: Deps) {
               bookmarked: false,
               external_ref: null,
               public_code: null,
-              link_code: randomBase62(10),
+              link_code: randomBase62(LINK_CODE_LENGTH),
               refused_category: null,
               variant_group: null,
               parent_id: id,

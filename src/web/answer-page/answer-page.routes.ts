@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../http/errors.ts';
+import { isLinkCode } from '../../lib/ids.ts';
 import type { LinkService } from '../../modules/links/link.service.ts';
 import type { LinkView } from '../../modules/links/link.schemas.ts';
 import { ASSET_NAME, loadAssets, type AssetBundle } from './assets.ts';
@@ -14,7 +15,6 @@ import { languageFromAcceptLanguage, pageLanguage, STRINGS } from './strings/ind
  * hidden from /openapi.json (`schema.hide`) and public (`scope: null`). The page itself talks to
  * the documented /v1/public/link endpoints.
  */
-const CODE = /^[A-Za-z0-9]{4,32}$/;
 const YEAR = 365 * 24 * 3600;
 
 export function answerPageRoutes(deps: { links: LinkService; config: Config }, assets: AssetBundle = loadAssets()): FastifyPluginAsync {
@@ -28,7 +28,8 @@ export function answerPageRoutes(deps: { links: LinkService; config: Config }, a
       const accepted = languageFromAcceptLanguage(request.headers['accept-language']);
       let view: LinkView | null = null;
       try {
-        if (CODE.test(code)) view = await links.view(code);
+        // A code of the wrong shape names no link: the friendly 404 page without a database lookup.
+        if (isLinkCode(code)) view = await links.view(code);
       } catch (error) {
         if (!(error instanceof AppError && error.code === 'not_found')) {
           // The cause goes to the log only (ARCHITECTURE §3 rule 4); the person gets a page, not JSON.
