@@ -127,14 +127,13 @@ describe('GET /v1/tags', () => {
     catalogue = await get('/v1/tags');
   });
 
-  it('has the 12 groups, each with why and max', () => {
+  it('has the 12 groups, each with why and max 1 (spec: one trait per group)', () => {
     expect(catalogue.groups.map((g: Json) => g.id)).toEqual(TAG_GROUPS);
     for (const group of catalogue.groups) {
       expect(group.label.length, group.id).toBeGreaterThan(0);
       expect(group.why.length, group.id).toBeGreaterThan(20);
-      expect(Number.isSafeInteger(group.max) && group.max >= 1, group.id).toBe(true);
+      expect(group.max, group.id).toBe(1);
     }
-    expect(catalogue.groups.find((g: Json) => g.id === 'interests').max).toBe(2);
   });
 
   it('puts every tag in a group that exists, with a unique id, and every group has tags', () => {

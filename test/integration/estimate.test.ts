@@ -155,12 +155,12 @@ describe('poolSize and etaMinutes come from the panel', () => {
     expect(gbDogs.poolSize).toBeLessThan(gb.poolSize);
   });
 
-  it('tags of one group are OR, tags of different groups are AND', async () => {
-    const either = await ok({ ...base, targeting: { countries: [], tags: ['int_music', 'int_travel'] } });
-    expect(either.poolSize).toBe(await count(sql`tags && ARRAY['int_music', 'int_travel']::text[]`));
+  it('tags of different groups are AND (one tag per group: spec, one trait per group)', async () => {
+    const one = await ok({ ...base, targeting: { countries: [], tags: ['int_music'] } });
+    expect(one.poolSize).toBe(await count(sql`'int_music' = ANY(tags)`));
     const both = await ok({ ...base, targeting: { countries: [], tags: ['int_music', 'pet_cat'] } });
     expect(both.poolSize).toBe(await count(sql`'int_music' = ANY(tags) AND 'pet_cat' = ANY(tags)`));
-    expect(both.poolSize).toBeLessThan(either.poolSize);
+    expect(both.poolSize).toBeLessThan(one.poolSize);
   });
 
   it('a narrow target reaches few or no heads, and then the estimate says the whole open window', async () => {
@@ -220,7 +220,7 @@ describe('a broken draft is a 200 listing what to fix', () => {
     ['a lower-case country', { type: 'yes_mostly_no', text: 'Q?', targeting: { countries: ['gb'], tags: [] } }, [['draft.targeting.countries[0]', 'unknown_value']]],
     ['targeting without tags', { type: 'yes_mostly_no', text: 'Q?', targeting: { countries: ['GB'] } }, [['draft.targeting.tags', 'required']]],
     ['an unknown tag', { type: 'yes_mostly_no', text: 'Q?', targeting: { countries: [], tags: ['no_such_tag'] } }, [['draft.targeting.tags[0]', 'unknown_value']]],
-    ['three interests (max 2)', { type: 'yes_mostly_no', text: 'Q?', targeting: { countries: [], tags: ['int_music', 'int_travel', 'int_sport'] } }, [['draft.targeting.tags', 'too_many']]],
+    ['two interests (max 1: one trait per group)', { type: 'yes_mostly_no', text: 'Q?', targeting: { countries: [], tags: ['int_music', 'int_travel'] } }, [['draft.targeting.tags', 'too_many']]],
     ['two life stages (max 1)', { type: 'yes_mostly_no', text: 'Q?', targeting: { countries: [], tags: ['student', 'retired'] } }, [['draft.targeting.tags', 'too_many']]],
     ['tier 2 where tier 2 is not offered', { type: 'yes_mostly_no', text: 'Q?', tier: 2, targeting: { countries: ['ID'], tags: [] } }, [['draft.tier', 'not_allowed']]],
     ['a date that does not exist', { type: 'yes_mostly_no', text: 'Q?', scheduledFor: '2026-02-30T09:00:00Z' }, [['draft.scheduledFor', 'invalid_format']]],

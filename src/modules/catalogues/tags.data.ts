@@ -2,14 +2,18 @@ import type { TagGroupId } from './catalogues.schemas.ts';
 
 /**
  * The tags a question can target (spec "Tags"): 12 groups, each with why a requester would use it
- * and `max`, how many of its tags one question may target ("one trait per group" unless a group
- * says otherwise). Heads carry at most one tag of single-trait groups.
+ * and `max`, how many of its tags one question may target: 1 for every group ("one trait per
+ * group", spec). What a head carries is another matter (`perHead`): a person can have two
+ * interests, and a question targeting one of them reaches both kinds of head.
  */
 export interface TagGroup {
   id: TagGroupId;
   label: string;
   why: string;
-  max: number;
+  /** Tags of this group one question may target (the catalogue's `max`). */
+  max: 1;
+  /** Tags of this group one head may carry (default 1; not in the catalogue). */
+  perHead?: number;
   tags: Array<{ id: string; label: string }>;
 }
 
@@ -70,7 +74,7 @@ export const TAG_GROUP_DATA: TagGroup[] = [
     ],
   },
   {
-    id: 'interests', label: 'Interests', max: 2,
+    id: 'interests', label: 'Interests', max: 1, perHead: 2,
     why: 'Reach the people who care about the subject: runners for running shoes, gamers for a game trailer.',
     tags: [
       { id: 'int_sport', label: 'Sport and fitness' },

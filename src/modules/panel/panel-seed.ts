@@ -45,7 +45,7 @@ export function generateHeads(size: number, now: Date, rng: Rng = seededRng(2026
     const tags: string[] = [];
     for (const group of TAG_GROUP_DATA) {
       if (rng() > GROUP_FILL) continue;
-      const count = group.max > 1 && rng() < 0.4 ? 2 : 1;
+      const count = (group.perHead ?? 1) > 1 && rng() < 0.4 ? 2 : 1;
       const pool = [...group.tags];
       for (let k = 0; k < count && pool.length; k++) tags.push(pool.splice(Math.floor(rng() * pool.length), 1)[0].id);
     }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ValidationCode, ValidationItem } from '../../http/errors.ts';
 import { MAX_SCHEDULE_DAYS, parseUtcInstant, validateDraft, type LooseDraft } from './draft-validator.ts';
 import { QUESTION_LANGUAGES, QUESTION_TYPES, type QuestionType } from './question-types.ts';
+import { TAG_GROUP_DATA } from '../catalogues/tags.data.ts';
 
 /**
  * The draft validator as a requester meets it through the estimate: every broken rule of the spec
@@ -73,7 +74,7 @@ describe('validateDraft: valid drafts', () => {
       rush: true,
       targeting: {
         countries: ['GB', 'IN', 'BR'],
-        tags: ['student', 'int_sport', 'int_music', 'pet_dog'],
+        tags: ['student', 'int_sport', 'pet_dog'],
         ageBands: ['18-24', '25-34'],
         genders: ['woman', 'non_binary'],
         verifiedAge: true,
@@ -429,10 +430,11 @@ describe('validateDraft: field rules of the spec', () => {
       expect(problems(targeted({ tags: ['pet_dog', 'pet_dog'] }))).toEqual(only('draft.targeting.tags[1]', 'not_allowed'));
     });
 
-    it('at most `max` tags of one group: one life stage, two interests', () => {
+    it('at most `max` tags of one group, and every max is 1 (spec: one trait per group): one life stage, one interest', () => {
+      expect(TAG_GROUP_DATA.map((group) => group.max)).toEqual(TAG_GROUP_DATA.map(() => 1));
       expect(problems(targeted({ tags: ['student', 'retired'] }))).toEqual(only('draft.targeting.tags', 'too_many'));
-      expect(check(targeted({ tags: ['int_sport', 'int_music'] }))).toEqual([]);
-      expect(problems(targeted({ tags: ['int_sport', 'int_music', 'int_travel'] }))).toEqual(only('draft.targeting.tags', 'too_many'));
+      expect(problems(targeted({ tags: ['int_sport', 'int_music'] }))).toEqual(only('draft.targeting.tags', 'too_many'));
+      expect(check(targeted({ tags: ['int_sport', 'student', 'pet_dog', 'tech_android'] }))).toEqual([]);
     });
 
     it('at most 20 tags', () => {
@@ -687,6 +689,6 @@ describe('validateDraft: paths and messages', () => {
     expect(message(with_('scale_1_5', { n: 9 }), 'draft.n')).toContain('10');
     expect(message(with_('click_test', { clickTest: { maxTaps: 6 } }), 'draft.clickTest.maxTaps')).toContain('5');
     expect(message(with_('scale_1_5', { scheduledFor: at(91 * DAY_MS) }), 'draft.scheduledFor')).toContain('90 days');
-    expect(message(targeted({ tags: ['int_sport', 'int_music', 'int_travel'] }), 'draft.targeting.tags')).toMatch(/At most 2 tags/);
+    expect(message(targeted({ tags: ['int_sport', 'int_music'] }), 'draft.targeting.tags')).toMatch(/At most 1 tag of the "Interests" group.*int_sport, int_music/);
   });
 });
