@@ -67,6 +67,32 @@ describe('GET /v1/config', () => {
     }
   });
 
+  it('fills the further optional fields of every entry (spec: a card-method value, a region value, two strings up to 40 characters, an integer 13 to 21)', async () => {
+    const catalogue = await get('/v1/public/countries');
+    const languages = Object.fromEntries(catalogue.countries.map((c: Json) => [c.code, c.languages as string[]]));
+    for (const [code, entry] of Object.entries(config.countries as Record<string, Json>)) {
+      // The card-method value: the checkout method (POST /v1/billing/checkout `method`) to offer first there.
+      expect(['card', 'bank_transfer'], code).toContain(entry.topUpMethod);
+      expect(['europe', 'north_america', 'south_america', 'asia', 'africa', 'oceania'], code).toContain(entry.region);
+      // The two strings: the dialling code (sign-in codes go to a phone: otpChannel) and the name in the country's first language.
+      expect(entry.dialCode, code).toMatch(/^\+[1-9]\d{0,3}$/);
+      expect(entry.localName.length, code).toBeGreaterThan(0);
+      expect(entry.localName.length, code).toBeLessThanOrEqual(40);
+      expect(entry.localName, code).toBe(new Intl.DisplayNames([languages[code][0]], { type: 'region' }).of(code));
+      expect(Number.isSafeInteger(entry.minAge) && entry.minAge >= 13 && entry.minAge <= 21, code).toBe(true);
+    }
+    expect(config.countries.GB).toMatchObject({ dialCode: '+44', localName: 'United Kingdom', topUpMethod: 'card' });
+    expect(config.countries.DE).toMatchObject({ dialCode: '+49', localName: 'Deutschland' });
+    expect(config.countries.IN).toMatchObject({ dialCode: '+91', localName: 'भारत' });
+    // Typed in /openapi.json as extensions of CountryEntry.
+    const schema = (await get('/openapi.json')).components.schemas.CountryEntry;
+    expect(schema.properties.topUpMethod).toMatchObject({ type: 'string', enum: ['card', 'bank_transfer'] });
+    expect(schema.properties.dialCode).toMatchObject({ type: 'string', maxLength: 40 });
+    expect(schema.properties.localName).toMatchObject({ type: 'string', maxLength: 40 });
+    expect(schema.properties.region).toMatchObject({ type: 'string', enum: ['europe', 'north_america', 'south_america', 'asia', 'africa', 'oceania'] });
+    expect(schema.required).not.toContain('dialCode');
+  });
+
   it('has a default country (the United Kingdom) and answeringCountries match the countries', () => {
     expect(config.defaultCountry).toEqual(config.countries.GB);
     expect(config.answeringCountries).toEqual(Object.keys(config.countries));
