@@ -269,6 +269,28 @@ describe('refuse (review)', () => {
     await expectReconciled(t);
   });
 
+  it('the result of a refused question has status cancelled (the Result enum has no refused): the answers given stay, the rest is refunded, wait is done (docs/results.md)', async () => {
+    const key = await funded();
+    const question = await ask(t, key, choiceDraft());
+    await answerAll(t, question.id, heads.slice(0, 3), (i) => ({ option: i % 2 }));
+    await t.container.lifecycle.refuse(question.id, 'personal_data');
+    const read = await t.inject({ method: 'GET', url: `/v2/questions/${question.id}/result`, headers: key.auth });
+    expect(read.statusCode, read.body).toBe(200);
+    const { result } = read.json();
+    expect(result).toMatchObject({ status: 'cancelled', nRequested: 10, nAccepted: 3, creditsSpent: 36, refundCredits: 84 });
+    expect(result.answers).toHaveLength(3);
+    expect(result.distribution.map((d: Json) => [d.option, d.count])).toEqual([['Penny', 2], ['Pocket', 1]]);
+    // Where the refusal shows: the question's status and category.
+    expect(await getQuestion(t, key, question.id)).toMatchObject({ status: 'refused', refusedCategory: 'personal_data' });
+    const waited = await t.inject({ method: 'GET', url: `/v2/questions/${question.id}/wait?seconds=5`, headers: key.auth });
+    expect(waited.json()).toMatchObject({ done: true, result: { status: 'cancelled' } });
+    // A refused scheduled question: no answers, everything refunded.
+    const scheduled = await ask(t, key, choiceDraft({ scheduledFor: new Date(t.clock.now().getTime() + 3_600_000).toISOString() }));
+    await t.container.lifecycle.refuse(scheduled.id, 'hate');
+    const empty = (await t.inject({ method: 'GET', url: `/v2/questions/${scheduled.id}/result`, headers: key.auth })).json().result;
+    expect(empty).toMatchObject({ status: 'cancelled', nAccepted: 0, creditsSpent: 0, refundCredits: 120 });
+  });
+
   it('a scheduled question can be refused, with a full refund', async () => {
     const key = await funded();
     const question = await ask(t, key, choiceDraft({ scheduledFor: new Date(t.clock.now().getTime() + 3_600_000).toISOString() }));
