@@ -35,6 +35,18 @@ describe('/openapi.json', () => {
     expect(doc.info.version).toBe('2.0.0');
   });
 
+  it('marks nothing deprecated, as docs/api.md "Versioning and deprecation" says (it lists every deprecation with its dates)', () => {
+    const deprecated: string[] = [];
+    const walk = (value: unknown, where: string): void => {
+      if (!value || typeof value !== 'object') return;
+      if ((value as Json).deprecated === true) deprecated.push(where);
+      for (const [k, v] of Object.entries(value as Json)) walk(v, `${where}/${k}`);
+    };
+    walk(doc.paths, '#/paths');
+    walk(doc.components, '#/components');
+    expect(deprecated).toEqual([]);
+  });
+
   it('passes the OpenAPI 3.1 schema', async () => {
     const result = await new Validator().validate(doc);
     expect(result.errors ?? []).toEqual([]);
