@@ -10,6 +10,10 @@ import { jobDefinitions } from './jobs/jobs.ts';
 import { createSimulator } from './modules/panel/simulator.ts';
 import { createLocalNotifier, createPostgresNotifier } from './lib/notifier.ts';
 import { answerSentiment } from './modules/answers/answer-sentiment.ts';
+import { wantsPrettyLogs } from './lib/logger.ts';
+
+/** The command the ready line points a person at (the admin CLI's usage). */
+const ADMIN_CLI = 'npm run --silent admin -- help';
 
 /**
  * Start-up: configuration → database (embedded unless DATABASE_URL) → migrations → synthetic panel
@@ -26,7 +30,8 @@ async function main(): Promise<void> {
   const notifier = database.kind === 'server' ? createPostgresNotifier(database.connection, database.pool, console) : createLocalNotifier();
   await notifier.start();
   const container = createContainer(config, database, undefined, { notifier });
-  const app = await buildApp(container);
+  const prettyLogs = wantsPrettyLogs(config.nodeEnv, process.stdout.isTTY);
+  const app = await buildApp(container, { prettyLogs });
   if (applied.length) app.log.info({ migrations: applied }, 'migrations applied');
   if (config.simHeads > 0) {
     const seeded = await seedSimulatedPanel(database.db, { size: config.simHeads, clock: container.clock });
@@ -82,10 +87,14 @@ async function main(): Promise<void> {
   // Load the sentiment model now, not inside the first answer's transaction (it holds the
   // question's row lock while the ~100 ms load runs).
   answerSentiment('en', 'ready', null);
-  app.log.info(
-    { url: config.publicBaseUrl, database: database.kind === 'server' ? 'postgresql' : `embedded (${config.dataDir})`, ms: Date.now() - started },
-    `Headcount is ready: ${config.publicBaseUrl}/docs`,
-  );
+  const facts = { url: config.publicBaseUrl, database: database.kind === 'server' ? 'PostgreSQL server' : `embedded, ${config.dataDir}`, ms: Date.now() - started };
+  // The last line of start-up, for a person: where to go next. On a terminal the facts are in
+  // the words only; JSON keeps them as fields too, for programs.
+  const ready =
+    `Headcount is ready in ${(facts.ms / 1000).toFixed(1)} s (database: ${facts.database}): ${facts.url} · ` +
+    `API reference: ${facts.url}/docs · admin CLI: ${ADMIN_CLI}`;
+  if (prettyLogs) app.log.info(ready);
+  else app.log.info(facts, ready);
 }
 
 main().catch((error: unknown) => {
