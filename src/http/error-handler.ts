@@ -51,7 +51,7 @@ function fromFastifyError(error: FastifyError): { code: ErrorCode; message?: str
 
 /**
  * Errors the router raises before any route is found (Fastify's `frameworkErrors`), in the same
- * envelope: a path that does not decode is a 400; a path parameter longer than `maxParamLength`
+ * envelope: a path that does not decode is a 404; a path parameter longer than `maxParamLength`
  * (set well above every id and token this API issues) names nothing here, so it is a 404 like any
  * unknown id, not Fastify's bare 414. `page` answers first for addresses of pages for people
  * (true when it did: web/page-router-errors.ts).
@@ -65,9 +65,9 @@ export function createFrameworkErrors(page?: (request: FastifyRequest, reply: Fa
 
 function envelope(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return send(reply, request, 'not_found', 'There is nothing here: a part of the path is longer than any id.');
-  return send(reply, request, 'validation_failed', 'The path is not a valid URL.', {
-    validation: [{ field: 'path', code: 'invalid_format', message: 'The path is not a valid URL (a bad percent-encoding).' }],
-  });
+  // A path that does not decode (a broken percent-encoding) names nothing either: 404, like an id
+  // of the wrong format (spec "Endpoints"), so an id-bearing route answers every bad id the same.
+  return send(reply, request, 'not_found', 'There is nothing here: the path does not decode (a broken percent-encoding).');
 }
 
 /** Longer than any path parameter a route accepts (the longest, a share token, is at most 200). */

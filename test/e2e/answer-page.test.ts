@@ -627,6 +627,18 @@ describe.skipIf(Boolean(missing))('answer page in a browser', () => {
       const second = await open(text.linkCode);
       await second.page.getByRole('button', { name: 'Send' }).tap();
       await second.page.getByText('Write your answer first.').waitFor();
+      // Only characters no one can see (zero-width space, bidi override) are nothing written either.
+      await second.page.getByRole('textbox', { name: 'Your answer' }).fill('\u200B\u202E\u200B');
+      const sends: string[] = [];
+      second.page.on('request', (request) => {
+        if (request.method() === 'POST' && request.url().endsWith('/answers')) sends.push(request.url());
+      });
+      await second.page.getByRole('button', { name: 'Send' }).tap();
+      await second.page.getByText('Write your answer first.').waitFor();
+      await second.page.waitForTimeout(300);
+      expect(sends).toEqual([]);
+      expect(await answersOf(text.id)).toHaveLength(0);
+      await second.page.getByRole('textbox', { name: 'Your answer' }).fill('');
       await second.page.getByRole('textbox', { name: 'Your answer' }).pressSequentially('Hi');
       await second.page.getByRole('alert').waitFor({ state: 'hidden' });
 

@@ -255,14 +255,14 @@ describe('ids in the path', () => {
   // whatever its format, so it is a 404, never a 500 — including ids with bytes a database refuses
   // (NUL, %00). A well-formed id is looked up only after the body is validated, and these requests
   // carry no valid body, so it may meet a 400 first. A path that is not a valid URL at all (a
-  // broken percent-encoding) is a 400 from the router, before any route is chosen.
+  // broken percent-encoding) names nothing either: a 404 from the router, before any route is chosen.
   it.each([
     ['a well-formed id that does not exist', 'zz_unknown_id', [400, 404]],
     ['an id with a NUL byte', 'drf_%00', [404]],
     ['an id that is only a NUL byte', '%00', [404]],
     ['an id with a percent-encoded slash and dots', '..%2F..%2Fetc', [404]],
     ['an id longer than the router takes (in the error envelope, not a bare 414)', 'x'.repeat(600), [404]],
-    ['an id with a broken percent-encoding', '%E0%A4%A', [400]],
+    ['an id with a broken percent-encoding', '%E0%A4%A', [404]],
   ])('every id-bearing route answers %s with %j', async (_label, id, statuses) => {
     const key = await t.makeKey([...SCOPES]);
     const problems: string[] = [];

@@ -630,7 +630,8 @@ class CancelCmd implements Cmd {
     const key = m.keys[this.keyIndex];
     let expected: { code: string } | { refund: number };
     if (key.revoked) expected = { code: 'unauthorized' };
-    else if (q.status !== 'live') expected = { code: 'conflict' };
+    // A live question, and (extension) a scheduled one or a follow-up waiting for its parent.
+    else if (!isOpen(q.status)) expected = { code: 'conflict' };
     else expected = { refund: closeModel(m, q, 'cancelled') };
 
     let got: { code: string } | { refund: number; status: string };

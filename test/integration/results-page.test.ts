@@ -110,7 +110,8 @@ describe('GET /r/{code}', () => {
     }
     // The API keeps its error envelope.
     const api = await t.inject({ method: 'GET', url: '/v2/questions/%E0%A4%A' });
-    expect(api.json().error).toMatchObject({ code: 'validation_failed' });
+    expect(api.statusCode).toBe(404);
+    expect(api.json().error).toMatchObject({ code: 'not_found' });
   });
 
   it('a page turned off is a 404 at once; turned on again, only the new code works', async () => {

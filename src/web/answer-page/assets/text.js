@@ -22,11 +22,19 @@ function textBox({ label, max, rows, required }) {
   return { element: h('div', { class: 'field' }, labelEl, area, count), area };
 }
 
+/**
+ * The text without the invisible characters at its ends (spaces, zero-width and bidi format
+ * characters, default-ignorables): the server counts only what can be seen (src/lib/text.ts), so
+ * an answer of only zero-width spaces is "nothing written" here too, not a failed send.
+ */
+const INVISIBLE_EDGES = /^[\s\p{Z}\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]+|[\s\p{Z}\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]+$/gu;
+const visibleTrim = (value) => value.replace(INVISIBLE_EDGES, '');
+
 export function freeText(question, ctx) {
   // A visible "Your answer" label names the box; the question is the heading right above it.
   const box = textBox({ label: t('textLabel'), max: MAX_TEXT, rows: 6, required: true });
   const read = () => {
-    const text = box.area.value.trim();
+    const text = visibleTrim(box.area.value);
     if (!text) return { error: 'writeFirst', focus: box.area };
     return { answer: { text } };
   };
@@ -39,7 +47,7 @@ export function reasonBox(mode) {
   const box = textBox({ label: required ? t('reasonRequired') : t('reasonOptional'), max: MAX_REASON, rows: 3, required });
   box.element.classList.add('reason');
   const read = () => {
-    const reason = box.area.value.trim();
+    const reason = visibleTrim(box.area.value);
     if (required && !reason) {
       box.area.setAttribute('aria-invalid', 'true');
       return { error: 'reasonMissing', focus: box.area };
