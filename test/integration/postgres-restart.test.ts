@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { createContainer, type Container } from '../../src/container.ts';
@@ -16,6 +13,7 @@ import { seedSimulatedPanel } from '../../src/modules/panel/panel-seed.ts';
 import { testConfig } from '../helpers/test-app.ts';
 import { createResponseValidator, type ResponseValidator } from '../helpers/openapi-validator.ts';
 import { balanceRow, ledgerRows, questionRows, refundRowsOf, smallAsk } from '../helpers/money.ts';
+import { freePort, serviceEnv, ServiceProcess } from '../helpers/service-process.ts';
 import type { AskBody } from '../../src/modules/questions/ask.schemas.ts';
 
 /**
@@ -46,8 +44,6 @@ import type { AskBody } from '../../src/modules/questions/ask.schemas.ts';
  * under CI=true where that is a failure. As root, initdb and postgres refuse to run, so they run as
  * the `postgres` OS user (which Debian's package creates).
  */
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const MAIN = path.join(REPO_ROOT, 'src', 'main.ts');
 const CI = process.env.CI === 'true';
 
 /** A request that takes longer than this counts as a hang. */
@@ -121,16 +117,6 @@ function runPg(binary: string, args: string[], timeoutMs = 60_000): Promise<stri
       else resolve(`${stdout}${stderr}`);
     });
   });
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const port = (server.address() as net.AddressInfo).port;
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 class TempPostgres {
@@ -210,61 +196,6 @@ class TempPostgres {
   }
 }
 
-// --- The service as a child process --------------------------------------------------------------
-
-class AppProcess {
-  readonly child: ChildProcess;
-  readonly base: string;
-  private output: string[] = [];
-  exit: { code: number | null; signal: string | null } | null = null;
-
-  constructor(readonly port: number, env: NodeJS.ProcessEnv) {
-    this.base = `http://127.0.0.1:${port}`;
-    this.child = spawn(process.execPath, ['--import', 'tsx', MAIN], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const keep = (chunk: Buffer) => {
-      // Lines cut short: a failed request logs its whole stack, and only the gist helps here.
-      this.output.push(...chunk.toString().split('\n').filter(Boolean).map((line) => (line.length > 300 ? `${line.slice(0, 300)}…` : line)));
-      if (this.output.length > 400) this.output.splice(0, this.output.length - 400);
-    };
-    this.child.stdout!.on('data', keep);
-    this.child.stderr!.on('data', keep);
-    this.child.on('exit', (code, signal) => (this.exit = { code, signal }));
-  }
-
-  /** The last lines the process printed. */
-  tail(lines = 60): string {
-    return this.output.slice(-lines).join('\n');
-  }
-
-  lines(): string[] {
-    return [...this.output];
-  }
-
-  async ready(timeoutMs = 60_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      if (this.exit) throw new Error(`the service exited while starting (${JSON.stringify(this.exit)}):\n${this.tail()}`);
-      try {
-        const response = await fetch(`${this.base}/readyz`, { signal: AbortSignal.timeout(2_000) });
-        if (response.status === 200) return;
-      } catch {
-        // Not listening yet.
-      }
-      if (Date.now() > deadline) throw new Error(`the service was not ready within ${timeoutMs} ms:\n${this.tail()}`);
-      await sleep(200);
-    }
-  }
-
-  async stop(): Promise<void> {
-    if (this.exit) return;
-    this.child.kill('SIGTERM');
-    const exited = once(this.child, 'exit');
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-  }
-}
-
 // --- Requests and what happened to them --------------------------------------------------------
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -310,7 +241,7 @@ function failedCleanly(op: Op): boolean {
 
 describe.skipIf(UNAVAILABLE !== null && !CI)('PostgreSQL restarted under load (R7.4)', () => {
   let server: TempPostgres | null = null;
-  let app: AppProcess | null = null;
+  let app: ServiceProcess | null = null;
   let database: Database | null = null;
   let container: Container;
   let validator: ResponseValidator;
@@ -335,11 +266,8 @@ describe.skipIf(UNAVAILABLE !== null && !CI)('PostgreSQL restarted under load (R
     await admin.end();
     const databaseUrl = server.url('headcount');
 
-    const env: NodeJS.ProcessEnv = { ...process.env };
-    for (const name of ['DATABASE_URL', 'DATA_DIR', 'REDIS_URL', 'TEST_DATABASE_URL', 'TEST_REDIS_URL', 'PUBLIC_BASE_URL', 'ROLE', 'TURNSTILE_SECRET', 'TURNSTILE_SITE_KEY']) delete env[name];
     const port = await freePort();
-    app = new AppProcess(port, {
-      ...env,
+    app = new ServiceProcess(serviceEnv({
       NODE_ENV: 'test',
       HOST: '127.0.0.1',
       PORT: String(port),
@@ -354,7 +282,7 @@ describe.skipIf(UNAVAILABLE !== null && !CI)('PostgreSQL restarted under load (R
       LINK_ANSWERS_PER_IP: '1000000',
       LINK_ANSWERS_PER_LINK: '1000000',
       SHUTDOWN_GRACE_SECONDS: '5',
-    });
+    }));
     await app.ready();
 
     // This process plays a second one on the same database: it records panel answers and its
@@ -379,7 +307,8 @@ describe.skipIf(UNAVAILABLE !== null && !CI)('PostgreSQL restarted under load (R
 
   afterAll(async () => {
     try {
-      await app?.stop();
+      app?.child.kill('SIGTERM');
+      await app?.waitForExit(10_000);
     } finally {
       try {
         await database?.close();
