@@ -9,7 +9,7 @@ import { createJobRunner } from './jobs/job-runner.ts';
 import { jobDefinitions } from './jobs/jobs.ts';
 import { createSimulator } from './modules/panel/simulator.ts';
 import { createLocalNotifier, createPostgresNotifier } from './lib/notifier.ts';
-import { answerSentiment } from './modules/answers/answer-sentiment.ts';
+import { answerSentiment } from './modules/text/sentiment.ts';
 import { wantsPrettyLogs } from './lib/logger.ts';
 
 /** The command the ready line points a person at (the admin CLI's usage). */

@@ -1,5 +1,5 @@
-import { ANSWERING_COUNTRIES } from '../../src/modules/catalogues/countries.data.ts';
-import { AGE_BANDS, GENDERS } from '../../src/modules/questions/question-types.ts';
+import { ANSWERING_COUNTRIES } from '../../src/modules/draft/countries.data.ts';
+import { AGE_BANDS, GENDERS } from '../../src/modules/draft/question-types.ts';
 import { expectKeys, isObject, type Scenario } from './types.ts';
 
 /**

@@ -4,12 +4,12 @@ import { sql } from 'kysely';
 import type { Config } from '../../src/config.ts';
 import type { Database } from '../../src/db/database.ts';
 import type { Container } from '../../src/container.ts';
-import { SCOPES, type Actor } from '../../src/modules/accounts/scopes.ts';
+import { SCOPES, type Actor } from '../../src/lib/actor.ts';
 import { generateHeads } from '../../src/modules/panel/panel-seed.ts';
 import { seededRng } from '../../src/lib/random.ts';
 import { newId } from '../../src/lib/ids.ts';
 import { randomBase62 } from '../../src/lib/base62.ts';
-import { answerSentiment } from '../../src/modules/answers/answer-sentiment.ts';
+import { answerSentiment } from '../../src/modules/text/sentiment.ts';
 import { drive } from '../lib/drive.ts';
 import type { AnswersWorkload, AppControlName, AppControls, ResultsSetup, ResultsWorkload } from '../lib/protocol.ts';
 

@@ -1,5 +1,5 @@
 import type { Container } from '../container.ts';
-import { validationError } from '../http/errors.ts';
+import { validationError } from '../lib/errors.ts';
 
 /**
  * An option as `--help` shows it: a string option takes a value (`value` names it, e.g. ID); a

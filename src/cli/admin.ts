@@ -1,5 +1,5 @@
 import type { Container } from '../container.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../lib/errors.ts';
 import { parseAdminArgs } from './admin-program.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from './errors.ts';
-import type { Actor, Scope } from '../modules/accounts/scopes.ts';
+import { AppError } from '../lib/errors.ts';
+import type { Actor, Scope } from '../lib/actor.ts';
 import type { AccountsService } from '../modules/accounts/accounts.service.ts';
 
 declare module 'fastify' {

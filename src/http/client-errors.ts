@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { ERRORS, type ErrorCode } from './errors.ts';
+import { ERRORS, type ErrorCode } from '../lib/errors.ts';
 
 /**
  * Errors Node's HTTP parser raises before Fastify sees a request (Fastify's `clientErrorHandler`,

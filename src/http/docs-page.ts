@@ -17,7 +17,7 @@ export const DOCS_PREFIX = '/docs';
 const PAGE_ROUTE = `${DOCS_PREFIX}/`;
 const SCRIPT_ROUTE = `${DOCS_PREFIX}/js/scalar.js`;
 
-/** The answer page's colours and system fonts (src/web/answer-page/assets/answer.css), so both look like Headcount. */
+/** The answer page's colours and system fonts (src/web/shared/assets/answer.css), so both look like Headcount. */
 const BRAND_CSS = `
 :root, .light-mode {
   --scalar-color-accent: #3342c8;

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorObject } from 'ajv';
-import { AppError, ERRORS, type ErrorCode } from './errors.ts';
-import { toValidationItems } from './validation.ts';
+import { AppError, ERRORS, type ErrorCode } from '../lib/errors.ts';
+import { toValidationItems } from '../lib/validation.ts';
 import { isDatabaseUnavailable } from '../db/connection-errors.ts';
 import { isRetryableConflict, TransactionConflictError } from '../db/transaction.ts';
 
@@ -54,7 +54,7 @@ function fromFastifyError(error: FastifyError): { code: ErrorCode; message?: str
  * envelope: a path that does not decode is a 404; a path parameter longer than `maxParamLength`
  * (set well above every id and token this API issues) names nothing here, so it is a 404 like any
  * unknown id, not Fastify's bare 414. `page` answers first for addresses of pages for people
- * (true when it did: web/page-router-errors.ts).
+ * (true when it did: web/shared/page-router-errors.ts).
  */
 export function createFrameworkErrors(page?: (request: FastifyRequest, reply: FastifyReply) => boolean) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {

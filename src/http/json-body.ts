@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
-import { notFound, validationError, type ValidationItem } from './errors.ts';
+import { notFound, validationError, type ValidationItem } from '../lib/errors.ts';
 
 /**
  * The JSON body parser. Like Fastify's, it refuses prototype poisoning (`__proto__`,

@@ -1,17 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TSchema } from '@sinclair/typebox';
-import { registerSharedSchema } from './validation.ts';
+import { registerSharedSchema } from '../lib/validation.ts';
 import { registerDocsPage } from './docs-page.ts';
-import { ErrorEnvelopeSchema, ValidationItemSchema } from './schemas/error.schemas.ts';
-import { QuestionDraftSchema, SavedDraftSchema } from '../modules/questions/question-draft.schemas.ts';
+import { ErrorEnvelopeSchema, ValidationItemSchema } from '../lib/error.schemas.ts';
+import { QuestionDraftSchema, SavedDraftSchema } from '../modules/draft/draft.schemas.ts';
 import { QuestionSchema } from '../modules/questions/questions.schemas.ts';
 import { AnswerSchema, ResultSchema } from '../modules/results/results.schemas.ts';
 import { InsightsSchema } from '../modules/insights/insights.schemas.ts';
 import { ProjectSchema } from '../modules/projects/projects.schemas.ts';
 import { DraftRecordSchema } from '../modules/drafts/drafts.schemas.ts';
 import { BalanceSchema, LedgerRowSchema } from '../modules/credits/credits.schemas.ts';
-import { WebhookEndpointSchema } from '../modules/webhooks/webhooks.schemas.ts';
+import { WebhookEndpointSchema } from '../modules/events/webhooks.schemas.ts';
 import {
   ConfigSchema,
   CountriesCatalogueSchema,
@@ -22,7 +22,7 @@ import {
 } from '../modules/catalogues/catalogues.schemas.ts';
 import { EstimateSchema } from '../modules/estimate/estimate.schemas.ts';
 import { DisputeSchema } from '../modules/moderation/moderation.schemas.ts';
-import { LinkAnswerSchema, LinkViewSchema } from '../modules/links/link.schemas.ts';
+import { LinkAnswerSchema, LinkViewSchema } from '../modules/links/links.schemas.ts';
 
 /**
  * Every resource of the spec, registered once as a shared schema: Ajv validates with it, the

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { FastifyHttpOptions, FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
-import { AppError } from './errors.ts';
+import { AppError } from '../lib/errors.ts';
 import { clientErrorHandler } from './client-errors.ts';
 
 /**

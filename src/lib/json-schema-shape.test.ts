@@ -1,7 +1,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { validateDraft, type LooseDraft } from '../modules/questions/draft-validator.ts';
-import { QuestionDraftSchema } from '../modules/questions/question-draft.schemas.ts';
+import { validateDraft, type LooseDraft } from '../modules/draft/draft-validator.ts';
+import { QuestionDraftSchema } from '../modules/draft/draft.schemas.ts';
 import { shapeOnly } from './json-schema-shape.ts';
 
 /**

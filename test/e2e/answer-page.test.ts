@@ -8,7 +8,7 @@ import { createTestApp, testConfig, type TestApp, type TestKey } from '../helper
 import { grant, type Json } from '../helpers/questions.ts';
 import { createContainer } from '../../src/container.ts';
 import { buildApp } from '../../src/app.ts';
-import { SCOPES } from '../../src/modules/accounts/scopes.ts';
+import { SCOPES } from '../../src/lib/actor.ts';
 import type { AskBody } from '../../src/modules/questions/ask.schemas.ts';
 import { chromiumMissing, launchBrowser, openPhone, type Phone, type PhoneOptions } from './browser.ts';
 import { FAKE_TURNSTILE, GOOD_TOKEN, startFixtures, type Fixtures } from './fixtures.ts';

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
 import { answerAll, grant, seedHeads, type Head, type Json } from '../helpers/questions.ts';
-import { SCOPES } from '../../src/modules/accounts/scopes.ts';
+import { SCOPES } from '../../src/lib/actor.ts';
 import type { AskBody } from '../../src/modules/questions/ask.schemas.ts';
 import { chromiumMissing, launchBrowser, openPhone, type Phone } from './browser.ts';
 

@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import type { Db } from '../../src/db/database.ts';
-import { AppError } from '../../src/http/errors.ts';
+import { AppError } from '../../src/lib/errors.ts';
 import type { AskBody } from '../../src/modules/questions/ask.schemas.ts';
-import { normalizeDraft } from '../../src/modules/questions/draft-defaults.ts';
-import type { QuestionDraft } from '../../src/modules/questions/question-draft.schemas.ts';
-import { priceDraft } from '../../src/modules/estimate/pricing.ts';
+import { normalizeDraft } from '../../src/modules/draft/draft-defaults.ts';
+import type { QuestionDraft } from '../../src/modules/draft/draft.schemas.ts';
+import { priceDraft } from '../../src/modules/draft/pricing.ts';
 import { priceInputOf } from '../../src/modules/estimate/estimate.service.ts';
 import { seedSimulatedPanel } from '../../src/modules/panel/panel-seed.ts';
 import type { Clock } from '../../src/lib/clock.ts';

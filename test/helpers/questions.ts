@@ -3,7 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { TestApp, TestKey } from './test-app.ts';
 import { seedSimulatedPanel } from '../../src/modules/panel/panel-seed.ts';
-import type { AnswerInput } from '../../src/modules/answers/answer-format.ts';
+import type { AnswerInput } from '../../src/modules/draft/answer-format.ts';
 import type { RecordOutcome } from '../../src/modules/answers/answer-recording.service.ts';
 
 /**

@@ -4,7 +4,7 @@ import { openDatabase, type Database, type Db } from '../../src/db/database.ts';
 import { createContainer, type Container } from '../../src/container.ts';
 import { buildApp } from '../../src/app.ts';
 import { FakeClock } from '../../src/lib/clock.ts';
-import { SCOPES, type Scope } from '../../src/modules/accounts/scopes.ts';
+import { SCOPES, type Scope } from '../../src/lib/actor.ts';
 import { createTestDatabase, type TestDatabase } from './test-database.ts';
 import { createResponseValidator, type ResponseValidator } from './openapi-validator.ts';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
 import { generateApiKey } from '../../src/lib/api-key-format.ts';
-import { SCOPES, type Scope } from '../../src/modules/accounts/scopes.ts';
+import { SCOPES, type Scope } from '../../src/lib/actor.ts';
 
 /**
  * Authentication and authorisation over HTTP (spec "Authentication"; docs/api.md; R5.4, R5.5,

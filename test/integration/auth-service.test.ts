@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { AppError } from '../../src/http/errors.ts';
+import { AppError } from '../../src/lib/errors.ts';
 import { generateApiKey } from '../../src/lib/api-key-format.ts';
 import { createAccountsRepository, type AccountsRepository } from '../../src/modules/accounts/accounts.repository.ts';
 import { createAccountsService } from '../../src/modules/accounts/accounts.service.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { QUESTION_TYPES } from '../../src/modules/questions/question-types.ts';
+import { QUESTION_TYPES } from '../../src/modules/draft/question-types.ts';
 
 /**
  * The public catalogues (spec "Pricing and config", "Other public catalogues"; docs/catalogues.md):

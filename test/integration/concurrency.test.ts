@@ -4,7 +4,7 @@ import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.t
 import { isServerRun } from '../helpers/test-database.ts';
 import { balanceRow, ledgerRows, outcome, panelHeads, pricePerAnswer, questionRow, questionRows, refundRowsOf, smallAsk } from '../helpers/money.ts';
 import type { AskBody } from '../../src/modules/questions/ask.schemas.ts';
-import type { Actor } from '../../src/modules/accounts/scopes.ts';
+import type { Actor } from '../../src/lib/actor.ts';
 
 /**
  * R7.2 (and R1.2, R3.2–R3.4): the money core under real parallelism. Requests are fired together

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.t
 import { isServerRun } from '../helpers/test-database.ts';
 import { askRaw, balanceOf, choiceDraft, DAY, errorOf, expectReconciled, fundedKey, ledgerOf, NO_RATE_LIMITS, type Json } from '../helpers/questions.ts';
 import { pricePerAnswer } from '../helpers/money.ts';
-import type { QuestionDraft } from '../../src/modules/questions/question-draft.schemas.ts';
+import type { QuestionDraft } from '../../src/modules/draft/draft.schemas.ts';
 
 /**
  * Credits past their expiry are never spent (issue 8, points 1, 2 and 16; docs/credits.md

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
-import { AppError } from '../../src/http/errors.ts';
+import { AppError } from '../../src/lib/errors.ts';
 
 /**
  * Credits (spec "Credits", "Balance", "Ledger row"; docs/credits.md; R3.1, R3.3): what an operator's

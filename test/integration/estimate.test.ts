@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { LightMyRequestResponse } from 'fastify';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { seedSimulatedPanel } from '../../src/modules/panel/panel-seed.ts';
-import { QUESTION_TYPES, type QuestionType } from '../../src/modules/questions/question-types.ts';
+import { QUESTION_TYPES, type QuestionType } from '../../src/modules/draft/question-types.ts';
 
 /**
  * POST /v1/billing/estimate (spec "Pricing and config"; docs/pricing.md, docs/question-types.md):

@@ -3,7 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { PNG } from 'pngjs';
 import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
 import { answer, ask, choiceDraft, DAY, errorOf, fundedKey, NO_RATE_LIMITS, seedHeads, sleep, type Head, type Json } from '../helpers/questions.ts';
-import type { AnswerInput } from '../../src/modules/answers/answer-format.ts';
+import type { AnswerInput } from '../../src/modules/draft/answer-format.ts';
 import { ASPECT_LADDER, MAX_ASPECT_ERROR } from '../../src/modules/exports/heatmap.ts';
 
 /**

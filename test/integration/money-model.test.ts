@@ -4,9 +4,9 @@ import { sql } from 'kysely';
 import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
 import { balanceRow, DAY_MS, HOUR_MS, ledgerRows, ledgerSum, outcome, panelHeads, pricePerAnswer, questionRows } from '../helpers/money.ts';
 import type { AskBody } from '../../src/modules/questions/ask.schemas.ts';
-import type { QuestionDraft } from '../../src/modules/questions/question-draft.schemas.ts';
-import type { Actor } from '../../src/modules/accounts/scopes.ts';
-import { leaderConfidence, meets, type Confidence } from '../../src/modules/questions/confidence.ts';
+import type { QuestionDraft } from '../../src/modules/draft/draft.schemas.ts';
+import type { Actor } from '../../src/lib/actor.ts';
+import { leaderConfidence, meets, type Confidence } from '../../src/modules/draft/confidence.ts';
 import { IDEMPOTENCY_WINDOW_MS } from '../../src/modules/questions/idempotency.ts';
 
 /**

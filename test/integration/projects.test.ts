@@ -3,9 +3,9 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
 import { createResponseValidator, type ResponseValidator } from '../helpers/openapi-validator.ts';
 import { buildApp } from '../../src/app.ts';
-import { AppError } from '../../src/http/errors.ts';
+import { AppError } from '../../src/lib/errors.ts';
 import { newId } from '../../src/lib/ids.ts';
-import { SCOPES, type Actor } from '../../src/modules/accounts/scopes.ts';
+import { SCOPES, type Actor } from '../../src/lib/actor.ts';
 import { createProjectsRepository } from '../../src/modules/projects/projects.repository.ts';
 import { createProjectsService, type ProjectsService } from '../../src/modules/projects/projects.service.ts';
 import { projectsRoutes } from '../../src/modules/projects/projects.routes.ts';

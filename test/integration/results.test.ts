@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
 import { ask, choiceDraft, errorOf, grant, seedHeads, type Head, type Json, NO_RATE_LIMITS } from '../helpers/questions.ts';
-import type { AnswerInput } from '../../src/modules/answers/answer-format.ts';
-import { countryName } from '../../src/modules/catalogues/countries.data.ts';
+import type { AnswerInput } from '../../src/modules/draft/answer-format.ts';
+import { countryName } from '../../src/modules/draft/countries.data.ts';
 import { EVERY_QUESTION } from '../../src/lib/notifier.ts';
 
 /**

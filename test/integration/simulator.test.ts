@@ -8,15 +8,15 @@ import { seedSimulatedPanel } from '../../src/modules/panel/panel-seed.ts';
 import { createSimulator, type Simulator } from '../../src/modules/panel/simulator.ts';
 import { createPoolRepository } from '../../src/modules/panel/pool.repository.ts';
 import { createAnswerRecordingService } from '../../src/modules/answers/answer-recording.service.ts';
-import { readAnswer, type AnswerInput } from '../../src/modules/answers/answer-format.ts';
+import { readAnswer, type AnswerInput } from '../../src/modules/draft/answer-format.ts';
 import { createQuestionsRepository } from '../../src/modules/questions/questions.repository.ts';
 import { createLifecycleService } from '../../src/modules/questions/lifecycle.service.ts';
-import { normalizeDraft, type NormalizedDraft } from '../../src/modules/questions/draft-defaults.ts';
-import type { QuestionDraft } from '../../src/modules/questions/question-draft.schemas.ts';
+import { normalizeDraft, type NormalizedDraft } from '../../src/modules/draft/draft-defaults.ts';
+import type { QuestionDraft } from '../../src/modules/draft/draft.schemas.ts';
 import { createCreditHolds } from '../../src/modules/credits/credits.holds.ts';
 import { createCreditsRepository } from '../../src/modules/credits/credits.repository.ts';
-import { findTag } from '../../src/modules/catalogues/tags.data.ts';
-import type { AgeBand, Gender } from '../../src/modules/questions/question-types.ts';
+import { findTag } from '../../src/modules/draft/tags.data.ts';
+import type { AgeBand, Gender } from '../../src/modules/draft/question-types.ts';
 
 /**
  * The development simulator (ARCHITECTURE §4 "Panel"): simulated heads answer live questions

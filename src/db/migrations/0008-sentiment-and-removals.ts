@@ -6,7 +6,7 @@ import { sql, type Kysely } from 'kysely';
  * a refund), so the leader line and a follow-up's confidence use answered − removed_answers, the
  * answers the result is about.
  *
- * answers.sentiment: the answer's sentiment score, −1 to 1 (src/modules/answers/answer-sentiment.ts),
+ * answers.sentiment: the answer's sentiment score, −1 to 1 (src/modules/text/sentiment.ts),
  * worked out once when the answer is recorded so a result never re-reads every text. Null when
  * the answer has no written words, when its question's language has no sentiment model, or for
  * answers recorded before this column existed (the results score those in memory on load).

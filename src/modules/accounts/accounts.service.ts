@@ -1,11 +1,11 @@
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey, type KeyMode } from '../../lib/api-key-format.ts';
-import { AppError, notFound, validationError } from '../../http/errors.ts';
-import { QUESTION_LANGUAGES } from '../questions/question-types.ts';
+import { AppError, notFound, validationError } from '../../lib/errors.ts';
+import { QUESTION_LANGUAGES } from '../draft/question-types.ts';
 import { CURRENCIES, type Currency } from '../credits/credits.schemas.ts';
 import type { AccountRow, AccountsRepository, ApiKeyRow } from './accounts.repository.ts';
-import { isScope, type Actor, type Scope } from './scopes.ts';
+import { isScope, type Actor, type Scope } from '../../lib/actor.ts';
 
 /** last_used_at is a hint for people, not an audit log: writing it at most once a minute keeps auth to one read. */
 const TOUCH_INTERVAL_MS = 60_000;

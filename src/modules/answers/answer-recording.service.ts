@@ -4,13 +4,13 @@ import { inTransaction } from '../../db/transaction.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { randomBase62 } from '../../lib/base62.ts';
-import { notFound, validationError } from '../../http/errors.ts';
+import { notFound, validationError } from '../../lib/errors.ts';
 import type { CreditHolds } from '../credits/credits.holds.ts';
 import type { QuestionsRepository } from '../questions/questions.repository.ts';
 import type { LifecycleService } from '../questions/lifecycle.service.ts';
-import type { NormalizedDraft } from '../questions/draft-defaults.ts';
-import { readAnswer, storedAnswer, type AnswerInput } from './answer-format.ts';
-import { answerSentiment } from './answer-sentiment.ts';
+import type { NormalizedDraft } from '../draft/draft-defaults.ts';
+import { readAnswer, storedAnswer, type AnswerInput } from '../draft/answer-format.ts';
+import { answerSentiment } from '../text/sentiment.ts';
 import { applyTargeting } from '../panel/targeting.ts';
 
 /**

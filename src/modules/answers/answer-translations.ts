@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { Translator } from '../insights/translate.ts';
+import type { Translator } from '../text/translate.ts';
 
 /**
  * Translations of written answers (docs/results.md "Translations"). When a translation engine is

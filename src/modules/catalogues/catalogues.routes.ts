@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { Closed, RefOf } from '../../http/schemas/helpers.ts';
+import { Closed, RefOf } from '../../lib/typebox.ts';
 import type { CataloguesService } from './catalogues.service.ts';
 import { ConfigSchema, CountriesCatalogueSchema, StatsSchema, TagsCatalogueSchema, TemplateSchema } from './catalogues.schemas.ts';
 

@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Closed, DateTime, Nullable, StringEnum, RefOf } from '../../http/schemas/helpers.ts';
+import { Closed, DateTime, Nullable, StringEnum, RefOf } from '../../lib/typebox.ts';
 import { CurrencySchema } from '../credits/credits.schemas.ts';
-import { QUESTION_LANGUAGES } from '../questions/question-types.ts';
-import { draftFields, LANGUAGE_PATTERN, OptionSchema, ReasonModeSchema, TierSchema } from '../questions/question-draft.schemas.ts';
+import { QUESTION_LANGUAGES } from '../draft/question-types.ts';
+import { draftFields, LANGUAGE_PATTERN, OptionSchema, ReasonModeSchema, TierSchema } from '../draft/draft.schemas.ts';
 
 export const TAG_GROUPS = ['life_stage', 'household', 'income', 'education', 'occupation', 'interests', 'habits', 'shopping', 'health', 'media', 'pets', 'tech'] as const;
 export type TagGroupId = (typeof TAG_GROUPS)[number];

@@ -1,12 +1,12 @@
 import type { Clock } from '../../lib/clock.ts';
-import { QUESTION_LANGUAGES } from '../questions/question-types.ts';
-import { priceDraft, TIER1_PAY_PENCE, TIER2_PAY_MULTIPLIER } from '../estimate/pricing.ts';
+import { QUESTION_LANGUAGES } from '../draft/question-types.ts';
+import { priceDraft, TIER1_PAY_PENCE, TIER2_PAY_MULTIPLIER } from '../draft/pricing.ts';
 import { priceInputOf } from '../estimate/estimate.service.ts';
-import { etaMinutes } from '../estimate/eta.ts';
+import { etaMinutes } from '../draft/eta.ts';
 import type { CountriesCatalogue, CountryEntry, PublicConfig, Stats, TagsCatalogue, Template } from './catalogues.schemas.ts';
-import { ANSWERING_COUNTRIES, answeringCountry, countryName, DEFAULT_COUNTRY } from './countries.data.ts';
-import { TAG_GROUP_DATA } from './tags.data.ts';
-import { TEMPLATES } from './templates.data.ts';
+import { ANSWERING_COUNTRIES, answeringCountry, countryName, DEFAULT_COUNTRY } from '../draft/countries.data.ts';
+import { TAG_GROUP_DATA } from '../draft/tags.data.ts';
+import { TEMPLATES } from '../draft/templates.data.ts';
 import type { CataloguesRepository } from './catalogues.repository.ts';
 
 /** Exchange rates from GBP used to show prices in other currencies; reviewed by hand. */

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../lib/errors.ts';
 import type { CreditsRepository } from './credits.repository.ts';
 import { planSpend } from './credit-lots.ts';
 import { utcDay } from './credits.service.ts';

@@ -185,7 +185,7 @@ export function createCreditsRepository(db: Db) {
       await tx.updateTable('credit_lots').set({ remaining: sql`remaining + ${amount}` }).where('id', '=', lotId).execute();
     },
 
-    /** Where a row sits in its account's ledger: the position a page cursor names (http/cursor.ts). */
+    /** Where a row sits in its account's ledger: the position a page cursor names (lib/cursor.ts). */
     async entryPosition(accountId: string, id: string, tx: Db = db): Promise<number | undefined> {
       const row = await tx.selectFrom('ledger_entries').select('seq').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
       return row?.seq;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { Closed, Nullable, RefOf } from '../../http/schemas/helpers.ts';
+import { Closed, Nullable, RefOf } from '../../lib/typebox.ts';
 import { actorOf } from '../../http/auth.ts';
 import type { CreditsService } from './credits.service.ts';
 import type { QuestionsService } from '../questions/questions.service.ts';

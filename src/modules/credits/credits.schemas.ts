@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Closed, DateTime, Nullable, StringEnum } from '../../http/schemas/helpers.ts';
+import { Closed, DateTime, Nullable, StringEnum } from '../../lib/typebox.ts';
 
 export const CURRENCIES = ['GBP', 'USD', 'EUR', 'CAD'] as const;
 export type Currency = (typeof CURRENCIES)[number];

@@ -1,8 +1,8 @@
 import type { Clock } from '../../lib/clock.ts';
 import type { Db } from '../../db/database.ts';
-import { cursorRowId, invalidCursor, rowCursor } from '../../http/cursor.ts';
-import { AppError, notFound, validationError } from '../../http/errors.ts';
-import type { Actor } from '../accounts/scopes.ts';
+import { cursorRowId, invalidCursor, rowCursor } from '../../lib/cursor.ts';
+import { AppError, notFound, validationError } from '../../lib/errors.ts';
+import type { Actor } from '../../lib/actor.ts';
 import type { AccountsRepository } from '../accounts/accounts.repository.ts';
 import type { Balance, Currency, LedgerRow } from './credits.schemas.ts';
 import type { CreditsRepository, LedgerEntryRow } from './credits.repository.ts';
@@ -114,7 +114,7 @@ export function createCreditsService(deps: { db: Db; repo: CreditsRepository; ac
     },
 
     async ledger(actor: Actor, cursor?: string): Promise<{ rows: LedgerRow[]; nextCursor: string | null }> {
-      // The cursor names the last row of the previous page (http/cursor.ts); another account's finds nothing.
+      // The cursor names the last row of the previous page (lib/cursor.ts); another account's finds nothing.
       const before = cursor === undefined ? null : ((await repo.entryPosition(actor.accountId, cursorRowId(cursor, 'led_'))) ?? null);
       if (cursor !== undefined && before === null) throw invalidCursor();
       const rows = await repo.listEntries(actor.accountId, before, LEDGER_PAGE_SIZE + 1);

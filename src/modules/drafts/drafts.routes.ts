@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { Closed, RefOf, IdParams } from '../../http/schemas/helpers.ts';
+import { Closed, RefOf, IdParams } from '../../lib/typebox.ts';
 import { actorOf } from '../../http/auth.ts';
-import { SavedDraftSchema } from '../questions/question-draft.schemas.ts';
+import { SavedDraftSchema } from '../draft/draft.schemas.ts';
 import { DraftRecordSchema } from './drafts.schemas.ts';
 import type { DraftsService } from './drafts.service.ts';
 

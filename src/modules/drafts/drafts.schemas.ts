@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Closed, DateTime, RefOf } from '../../http/schemas/helpers.ts';
-import { SavedDraftSchema } from '../questions/question-draft.schemas.ts';
+import { Closed, DateTime, RefOf } from '../../lib/typebox.ts';
+import { SavedDraftSchema } from '../draft/draft.schemas.ts';
 
 export const DraftRecordSchema = Closed(
   {

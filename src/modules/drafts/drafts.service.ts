@@ -1,8 +1,8 @@
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { AppError, notFound } from '../../http/errors.ts';
-import type { Actor } from '../accounts/scopes.ts';
-import type { SavedDraft } from '../questions/question-draft.schemas.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
+import type { Actor } from '../../lib/actor.ts';
+import type { SavedDraft } from '../draft/draft.schemas.ts';
 import type { DraftRecord } from './drafts.schemas.ts';
 import type { DraftRow, DraftsRepository } from './drafts.repository.ts';
 

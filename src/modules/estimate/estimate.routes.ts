@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { compileFor } from '../../http/validation.ts';
-import { RefOf } from '../../http/schemas/helpers.ts';
-import type { LooseDraft } from '../questions/draft-validator.ts';
+import { compileFor } from '../../lib/validation.ts';
+import { RefOf } from '../../lib/typebox.ts';
+import type { LooseDraft } from '../draft/draft-validator.ts';
 import type { EstimateService } from './estimate.service.ts';
 import { EstimateBodySchema, EstimateBodyShape, EstimateSchema } from './estimate.schemas.ts';
 

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Closed, Nullable, RefOf, StringEnum } from '../../http/schemas/helpers.ts';
-import { ValidationItemSchema } from '../../http/schemas/error.schemas.ts';
-import { QuestionDraftSchema } from '../questions/question-draft.schemas.ts';
+import { Closed, Nullable, RefOf, StringEnum } from '../../lib/typebox.ts';
+import { ValidationItemSchema } from '../../lib/error.schemas.ts';
+import { QuestionDraftSchema } from '../draft/draft.schemas.ts';
 import { shapeOnly } from '../../lib/json-schema-shape.ts';
 
 export const EstimateBodySchema = Closed({

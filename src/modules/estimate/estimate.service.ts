@@ -1,12 +1,12 @@
 import type { Clock } from '../../lib/clock.ts';
-import type { ValidationItem } from '../../http/errors.ts';
-import { validateDraft, type LooseDraft } from '../questions/draft-validator.ts';
-import { normalizeDraftText } from '../questions/draft-text.ts';
-import { checkContent, contentFields } from '../questions/content-check.ts';
-import { DEFAULT_N } from '../questions/draft-defaults.ts';
+import type { ValidationItem } from '../../lib/errors.ts';
+import { validateDraft, type LooseDraft } from '../draft/draft-validator.ts';
+import { normalizeDraftText } from '../draft/draft-text.ts';
+import { checkContent, contentFields } from '../draft/content-check.ts';
+import { DEFAULT_N } from '../draft/draft-defaults.ts';
 import type { PoolService } from '../panel/pool.service.ts';
-import { priceDraft, pricedAnswers, type Price } from './pricing.ts';
-import { etaMinutes } from './eta.ts';
+import { priceDraft, pricedAnswers, type Price } from '../draft/pricing.ts';
+import { etaMinutes } from '../draft/eta.ts';
 
 export interface Estimate {
   creditsPerAnswer: number;

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import { randomBase62 } from '../../lib/base62.ts';
-import type { EventName } from '../webhooks/webhooks.schemas.ts';
+import type { EventName } from './webhooks.schemas.ts';
 
 /**
  * The transactional outbox (RELIABILITY R2.2): an event is written in the same transaction as the

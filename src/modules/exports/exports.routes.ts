@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { IdParams } from '../../http/schemas/helpers.ts';
+import { IdParams } from '../../lib/typebox.ts';
 import { actorOf } from '../../http/auth.ts';
 import { PublicCodeParams, TokenParams } from '../sharing/sharing.schemas.ts';
 import { header, privatePage, PUBLIC_RESULTS_MAX_AGE_SECONDS } from '../sharing/sharing.routes.ts';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Closed } from '../../http/schemas/helpers.ts';
+import { Closed } from '../../lib/typebox.ts';
 import { ResultQueryProperties } from '../results/results.schemas.ts';
 import { ASPECT_LADDER_TEXT, DEFAULT_ASPECT, HEATMAP_SIDE, MAX_ASPECT, MAX_ASPECT_ERROR, MIN_ASPECT } from './heatmap.ts';
 

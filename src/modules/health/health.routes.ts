@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { Container } from '../../container.ts';
 import { migrationsApplied } from '../../db/migrate.ts';
 import { sql } from 'kysely';
-import { Closed, StringEnum } from '../../http/schemas/helpers.ts';
+import { Closed, StringEnum } from '../../lib/typebox.ts';
 
 const HealthSchema = Closed({ status: StringEnum(['ok']) });
 const ReadySchema = Closed({

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Closed, IdParams, Nullable, RefOf } from '../../http/schemas/helpers.ts';
+import { Closed, IdParams, Nullable, RefOf } from '../../lib/typebox.ts';
 import { actorOf } from '../../http/auth.ts';
 import { InsightsSchema } from './insights.schemas.ts';
 import type { InsightsService } from './insights.service.ts';

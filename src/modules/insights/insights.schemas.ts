@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Closed, DateTime, Nullable, StringEnum } from '../../http/schemas/helpers.ts';
+import { Closed, DateTime, Nullable, StringEnum } from '../../lib/typebox.ts';
 
 const SENTIMENTS = ['positive', 'neutral', 'negative'] as const;
 

@@ -1,10 +1,10 @@
 import type { Clock } from '../../lib/clock.ts';
-import { AppError, notFound } from '../../http/errors.ts';
-import type { Actor } from '../accounts/scopes.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
+import type { Actor } from '../../lib/actor.ts';
 import type { InsightsEngine } from './insights.engine.ts';
 import { CLOSED_STATUSES, type InsightsRepository, type QuestionForInsights } from './insights.repository.ts';
 import type { Insights } from './insights.schemas.ts';
-import { translateSummary, type Translator } from './translate.ts';
+import { translateSummary, type Translator } from '../text/translate.ts';
 
 /**
  * Insights of a question (spec "Insights", "Insights kind"; docs/insights.md):

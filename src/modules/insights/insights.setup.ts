@@ -6,7 +6,7 @@ import { createLocalEngine } from './local-engine.ts';
 import { createRemoteEngine } from './remote-engine.ts';
 import { createInsightsRepository } from './insights.repository.ts';
 import { createInsightsService, type InsightsService } from './insights.service.ts';
-import { createApiTranslator, noTranslator, type Translator } from './translate.ts';
+import { createApiTranslator, noTranslator, type Translator } from '../text/translate.ts';
 
 /**
  * The insights module wired from configuration (one call in container.ts): the local engine, or

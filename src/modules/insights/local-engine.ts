@@ -13,8 +13,8 @@ import {
   type Theme,
   type WrittenAnswer,
 } from './insights.engine.ts';
-import { baseLanguage, stopWordsOf } from './stopwords.ts';
-import { classifySentiment } from '../answers/answer-sentiment.ts';
+import { baseLanguage, stopWordsOf } from '../text/stopwords.ts';
+import { classifySentiment } from '../text/sentiment.ts';
 import { templatesFor, writeTakeaway } from './takeaway.ts';
 
 /**

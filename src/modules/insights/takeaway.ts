@@ -1,4 +1,4 @@
-import { baseLanguage } from './stopwords.ts';
+import { baseLanguage } from '../text/stopwords.ts';
 
 /**
  * The takeaway sentence of the local engine, written from the numbers in the question's own

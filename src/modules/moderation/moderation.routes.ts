@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { Closed, DateTime, IdParams, Nullable, RefOf } from '../../http/schemas/helpers.ts';
+import { Closed, DateTime, IdParams, Nullable, RefOf } from '../../lib/typebox.ts';
 import { actorOf } from '../../http/auth.ts';
 import type { ModerationService } from './moderation.service.ts';
 import { AnswerParams, DisputeBodySchema, DisputeSchema, FlagBodySchema, FlagSchema, PinBodySchema } from './moderation.schemas.ts';

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Closed, DateTime, Nullable, StringEnum } from '../../http/schemas/helpers.ts';
+import { Closed, DateTime, Nullable, StringEnum } from '../../lib/typebox.ts';
 import { FLAG_REASONS, FLAG_STATUSES } from '../results/results.schemas.ts';
 
 /** `/v2/questions/{id}/answers/{ref}/…`: the question id and the answer's attestation reference. */

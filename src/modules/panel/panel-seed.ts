@@ -3,9 +3,9 @@ import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { seededRng, weightedPick, type Rng } from '../../lib/random.ts';
-import { ANSWERING_COUNTRIES } from '../catalogues/countries.data.ts';
-import { TAG_GROUP_DATA } from '../catalogues/tags.data.ts';
-import { AGE_BANDS, GENDERS } from '../questions/question-types.ts';
+import { ANSWERING_COUNTRIES } from '../draft/countries.data.ts';
+import { TAG_GROUP_DATA } from '../draft/tags.data.ts';
+import { AGE_BANDS, GENDERS } from '../draft/question-types.ts';
 
 /**
  * The synthetic panel of development (ARCHITECTURE §4 "Panel"): heads with a realistic spread of

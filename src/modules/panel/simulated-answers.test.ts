@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { seededRng } from '../../lib/random.ts';
-import { readAnswer, type AnswerInput } from '../answers/answer-format.ts';
-import { normalizeDraft, type NormalizedDraft } from '../questions/draft-defaults.ts';
-import type { QuestionDraft } from '../questions/question-draft.schemas.ts';
-import { QUESTION_LANGUAGES, QUESTION_TYPES, type QuestionType } from '../questions/question-types.ts';
+import { readAnswer, type AnswerInput } from '../draft/answer-format.ts';
+import { normalizeDraft, type NormalizedDraft } from '../draft/draft-defaults.ts';
+import type { QuestionDraft } from '../draft/draft.schemas.ts';
+import { QUESTION_LANGUAGES, QUESTION_TYPES, type QuestionType } from '../draft/question-types.ts';
 import { deriveSeed, dwellMs, generateAnswer, poisson, questionProfile } from './simulated-answers.ts';
 import { PHRASES, phrasesFor } from './simulated-phrases.ts';
 

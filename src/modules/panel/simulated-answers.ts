@@ -1,7 +1,7 @@
 import type { Rng } from '../../lib/random.ts';
-import type { AnswerInput } from '../answers/answer-format.ts';
-import type { NormalizedDraft } from '../questions/draft-defaults.ts';
-import { TYPE_RULES, type QuestionType } from '../questions/question-types.ts';
+import type { AnswerInput } from '../draft/answer-format.ts';
+import type { NormalizedDraft } from '../draft/draft-defaults.ts';
+import { TYPE_RULES, type QuestionType } from '../draft/question-types.ts';
 import { phrasesFor, type Phrases } from './simulated-phrases.ts';
 
 /**

@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { seededRng, type Rng } from '../../lib/random.ts';
 import type { AnswerRecordingService } from '../answers/answer-recording.service.ts';
-import type { NormalizedDraft } from '../questions/draft-defaults.ts';
+import type { NormalizedDraft } from '../draft/draft-defaults.ts';
 import { deriveSeed, dwellMs, generateAnswer, poisson, questionProfile, type QuestionProfile } from './simulated-answers.ts';
 
 /**

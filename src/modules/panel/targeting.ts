@@ -1,6 +1,6 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { findTag } from '../catalogues/tags.data.ts';
+import { findTag } from '../draft/tags.data.ts';
 
 /**
  * Which heads a question reaches, as one WHERE clause on `heads as h` shared by the pool count,

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { Closed, Nullable, RefOf, IdParams } from '../../http/schemas/helpers.ts';
+import { Closed, Nullable, RefOf, IdParams } from '../../lib/typebox.ts';
 import { actorOf } from '../../http/auth.ts';
 import { ProjectSchema } from './projects.schemas.ts';
 import { PROJECT_LIMITS, type ProjectsService } from './projects.service.ts';

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Closed, DateTime, Nullable } from '../../http/schemas/helpers.ts';
+import { Closed, DateTime, Nullable } from '../../lib/typebox.ts';
 
 export const ProjectSchema = Closed(
   {

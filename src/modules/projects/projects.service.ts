@@ -1,7 +1,7 @@
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { notFound, validationError, type ValidationItem } from '../../http/errors.ts';
-import type { Actor } from '../accounts/scopes.ts';
+import { notFound, validationError, type ValidationItem } from '../../lib/errors.ts';
+import type { Actor } from '../../lib/actor.ts';
 import type { Project } from './projects.schemas.ts';
 import type { ProjectChanges, ProjectWithCount, ProjectsRepository } from './projects.repository.ts';
 

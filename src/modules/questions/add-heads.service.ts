@@ -1,13 +1,13 @@
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { AppError, notFound, validationError } from '../../http/errors.ts';
-import type { Actor } from '../accounts/scopes.ts';
+import { AppError, notFound, validationError } from '../../lib/errors.ts';
+import type { Actor } from '../../lib/actor.ts';
 import type { CreditHolds } from '../credits/credits.holds.ts';
 import { emitEvent } from '../events/outbox.ts';
-import { etaMinutes } from '../estimate/eta.ts';
+import { etaMinutes } from '../draft/eta.ts';
 import type { PoolService } from '../panel/pool.service.ts';
-import type { NormalizedDraft } from './draft-defaults.ts';
+import type { NormalizedDraft } from '../draft/draft-defaults.ts';
 import { requestHash } from './ask.service.ts';
 import { storedResponse, withIdempotency, type Stored } from './idempotency.ts';
 import type { LifecycleEffects } from './lifecycle.service.ts';

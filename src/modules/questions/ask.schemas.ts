@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Closed, Nullable, RefOf, StringEnum } from '../../http/schemas/helpers.ts';
-import { OptionSchema, QuestionDraftSchema, QuestionTypeSchema, ReasonModeSchema } from './question-draft.schemas.ts';
+import { Closed, Nullable, RefOf, StringEnum } from '../../lib/typebox.ts';
+import { OptionSchema, QuestionDraftSchema, QuestionTypeSchema, ReasonModeSchema } from '../draft/draft.schemas.ts';
 
 export const EXTERNAL_REF_PATTERN = '^[\\w.:\\-/#@+]+$';
 

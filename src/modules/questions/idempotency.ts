@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../lib/errors.ts';
 
 /**
  * Idempotency keys (RELIABILITY R1, after Stripe and B. Leach): scoped per account, claimed in the

@@ -1,6 +1,6 @@
 import type { Question } from './questions.schemas.ts';
 import type { QuestionRow } from './questions.repository.ts';
-import type { NormalizedDraft } from './draft-defaults.ts';
+import type { NormalizedDraft } from '../draft/draft-defaults.ts';
 
 /** Draft fields a Question echoes (the spec: "All QuestionDraft fields"). */
 const DRAFT_FIELDS = ['type', 'text', 'context', 'language', 'options', 'neither', 'stimulus', 'tier', 'rush', 'targeting', 'clickTest', 'scheduledFor', 'publicResults', 'reason', 'contentFlag'] as const;

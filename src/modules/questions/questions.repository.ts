@@ -67,7 +67,7 @@ export function createQuestionsRepository(db: Db) {
       await tx.updateTable('questions').set(values as never).where('id', '=', id).execute();
     },
 
-    /** Where a question sits in its account's list: the position a page cursor names (http/cursor.ts). */
+    /** Where a question sits in its account's list: the position a page cursor names (lib/cursor.ts). */
     async listPosition(accountId: string, id: string): Promise<number | undefined> {
       const row = await db.selectFrom('questions').select('seq').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
       return row?.seq;

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { Closed, Nullable, RefOf, StringEnum, IdParams } from '../../http/schemas/helpers.ts';
+import { Closed, Nullable, RefOf, StringEnum, IdParams } from '../../lib/typebox.ts';
 import { actorOf } from '../../http/auth.ts';
-import { QUESTION_STATUSES } from './question-types.ts';
+import { QUESTION_STATUSES } from '../draft/question-types.ts';
 import { QuestionSchema } from './questions.schemas.ts';
 import { AskBodySchema, EXTERNAL_REF_PATTERN, IdempotencyHeadersSchema } from './ask.schemas.ts';
 import { ResultSchema } from '../results/results.schemas.ts';
@@ -11,8 +11,8 @@ import type { AskService } from './ask.service.ts';
 import type { QuestionsService } from './questions.service.ts';
 import type { LifecycleService } from './lifecycle.service.ts';
 import type { AddHeadsService } from './add-heads.service.ts';
-import type { WaitService } from '../wait/wait.service.ts';
-import { DEFAULT_WAIT_SECONDS } from '../wait/wait.service.ts';
+import type { WaitService } from './wait.service.ts';
+import { DEFAULT_WAIT_SECONDS } from './wait.service.ts';
 import { createSharedJson } from '../../http/shared-json.ts';
 
 const TAG = ['Questions'];

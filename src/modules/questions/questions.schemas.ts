@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Closed, DateTime, Nullable, StringEnum } from '../../http/schemas/helpers.ts';
-import { QUESTION_SOURCES, QUESTION_STATUSES } from './question-types.ts';
-import { draftFields, LANGUAGE_PATTERN, OptionSchema, ReasonModeSchema, TierSchema } from './question-draft.schemas.ts';
+import { Closed, DateTime, Nullable, StringEnum } from '../../lib/typebox.ts';
+import { QUESTION_SOURCES, QUESTION_STATUSES } from '../draft/question-types.ts';
+import { draftFields, LANGUAGE_PATTERN, OptionSchema, ReasonModeSchema, TierSchema } from '../draft/draft.schemas.ts';
 
 /** The record returned for a question (spec "Question"): every draft field plus its state. */
 export const QuestionSchema = Closed(

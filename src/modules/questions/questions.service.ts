@@ -1,10 +1,10 @@
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { cursorRowId, invalidCursor, rowCursor } from '../../http/cursor.ts';
-import { AppError, notFound, validationError } from '../../http/errors.ts';
-import type { Actor } from '../accounts/scopes.ts';
-import { parseUtcInstant } from './draft-validator.ts';
+import { cursorRowId, invalidCursor, rowCursor } from '../../lib/cursor.ts';
+import { AppError, notFound, validationError } from '../../lib/errors.ts';
+import type { Actor } from '../../lib/actor.ts';
+import { parseUtcInstant } from '../draft/draft-validator.ts';
 import type { LifecycleService } from './lifecycle.service.ts';
 import type { QuestionsRepository } from './questions.repository.ts';
 import { questionView } from './question-view.ts';

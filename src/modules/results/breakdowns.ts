@@ -1,6 +1,6 @@
-import { AGE_BANDS, GENDERS, type Gender, type QuestionType } from '../questions/question-types.ts';
-import { countryName } from '../catalogues/countries.data.ts';
-import { findTag } from '../catalogues/tags.data.ts';
+import { AGE_BANDS, GENDERS, type Gender, type QuestionType } from '../draft/question-types.ts';
+import { countryName } from '../draft/countries.data.ts';
+import { findTag } from '../draft/tags.data.ts';
 import { distributionOf, type DistributionItem } from './distribution.ts';
 import { MIN_CELL } from './filters.ts';
 import type { AnswerRow } from './results.repository.ts';

@@ -1,4 +1,4 @@
-import type { QuestionType } from '../questions/question-types.ts';
+import type { QuestionType } from '../draft/question-types.ts';
 import { bradleyTerry, type Comparison } from './bradley-terry.ts';
 import { averageRanks, competitionRanks, interval95, scaleMean, share } from './result-math.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../lib/errors.ts';
 import { answerRow } from './answer-row.fixture.ts';
 import { applyFilter, filterOf, matcher, MIN_CELL } from './filters.ts';
 

@@ -1,5 +1,5 @@
-import { validationError } from '../../http/errors.ts';
-import type { Gender, QuestionType } from '../questions/question-types.ts';
+import { validationError } from '../../lib/errors.ts';
+import type { Gender, QuestionType } from '../draft/question-types.ts';
 import type { AnswerRow } from './results.repository.ts';
 
 /**

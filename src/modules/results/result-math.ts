@@ -1,4 +1,4 @@
-import { wilson } from '../questions/confidence.ts';
+import { wilson } from '../draft/confidence.ts';
 
 /**
  * Small pure statistics of a result (docs/results.md): shares, 95% Wilson score intervals,

@@ -3,7 +3,7 @@ import { answerRow } from './answer-row.fixture.ts';
 import { facetsOf } from './breakdowns.ts';
 import { applyFilter } from './filters.ts';
 import { medianSeconds, shownAnswers, viewOf } from './result-view.ts';
-import type { QuestionType } from '../questions/question-types.ts';
+import type { QuestionType } from '../draft/question-types.ts';
 
 describe('shown answers and median time', () => {
   it('pinned first (newest first among them), then newest, up to the limit', () => {

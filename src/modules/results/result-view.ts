@@ -1,11 +1,11 @@
-import type { QuestionType } from '../questions/question-types.ts';
+import type { QuestionType } from '../draft/question-types.ts';
 import { breakdownsOf, type Breakdowns } from './breakdowns.ts';
 import { clickSummary, type Clicks } from './clicks.ts';
 import { distributionOf, type DistributionItem } from './distribution.ts';
 import { median } from './result-math.ts';
 import type { AnswerRow } from './results.repository.ts';
 import type { Answer } from './results.schemas.ts';
-import { classifySentiment } from '../answers/answer-sentiment.ts';
+import { classifySentiment } from '../text/sentiment.ts';
 
 /**
  * What a set of answers (all of a question's, or those a filter lets through) adds up to: the

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Point } from './clicks.ts';
-import { answerSentiment } from '../answers/answer-sentiment.ts';
+import { answerSentiment } from '../text/sentiment.ts';
 
 /**
  * The answers of one question as the results module holds them in memory: one query, only the

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Closed, IdParams, RefOf } from '../../http/schemas/helpers.ts';
+import { Closed, IdParams, RefOf } from '../../lib/typebox.ts';
 import { actorOf } from '../../http/auth.ts';
 import { AnswersPageSchema, AnswersQuerySchema, ResultQuerySchema, ResultSchema } from './results.schemas.ts';
-import type { ResultService } from './result.service.ts';
-import type { AnswersService } from './answers.service.ts';
+import type { ResultService } from './results.service.ts';
+import type { AnswersService } from './answer-list.service.ts';
 import { createSharedJson } from '../../http/shared-json.ts';
 
 const TAG = ['Questions'];

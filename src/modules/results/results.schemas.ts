@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Closed, DateTime, Nullable, StringEnum, RefOf } from '../../http/schemas/helpers.ts';
-import { GENDERS } from '../questions/question-types.ts';
+import { Closed, DateTime, Nullable, StringEnum, RefOf } from '../../lib/typebox.ts';
+import { GENDERS } from '../draft/question-types.ts';
 import { InsightsSchema } from '../insights/insights.schemas.ts';
 
 export const FLAG_REASONS = ['off_topic', 'low_effort', 'abusive', 'automated'] as const;

@@ -1,5 +1,5 @@
-import { leaderConfidence, wilson, type Confidence } from '../questions/confidence.ts';
-import type { QuestionType } from '../questions/question-types.ts';
+import { leaderConfidence, wilson, type Confidence } from '../draft/confidence.ts';
+import type { QuestionType } from '../draft/question-types.ts';
 import type { Clicks } from './clicks.ts';
 import type { DistributionItem } from './distribution.ts';
 

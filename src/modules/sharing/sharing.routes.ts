@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { Closed, IdParams, RefOf } from '../../http/schemas/helpers.ts';
+import { Closed, IdParams, RefOf } from '../../lib/typebox.ts';
 import { actorOf } from '../../http/auth.ts';
 import { QuestionSchema } from '../questions/questions.schemas.ts';
 import type { SharingService } from './sharing.service.ts';

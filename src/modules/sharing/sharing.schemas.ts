@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Closed, DateTime, Nullable, RefOf } from '../../http/schemas/helpers.ts';
+import { Closed, DateTime, Nullable, RefOf } from '../../lib/typebox.ts';
 import { QuestionSchema } from '../questions/questions.schemas.ts';
 import { ResultSchema } from '../results/results.schemas.ts';
 

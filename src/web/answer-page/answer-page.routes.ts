@@ -1,13 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../../config.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../lib/errors.ts';
 import { isLinkCode } from '../../lib/ids.ts';
-import type { LinkService } from '../../modules/links/link.service.ts';
-import type { LinkView } from '../../modules/links/link.schemas.ts';
-import { ASSET_NAME, loadAssets, type AssetBundle } from './assets.ts';
-import { pageHeaders } from './headers.ts';
-import { answerPage, messagePage } from './html.ts';
-import { languageFromAcceptLanguage, pageLanguage, STRINGS } from './strings/index.ts';
+import type { LinkService } from '../../modules/links/links.service.ts';
+import type { LinkView } from '../../modules/links/links.schemas.ts';
+import { ASSET_NAME, loadAssets, type AssetBundle } from '../shared/assets.ts';
+import { pageHeaders } from '../shared/headers.ts';
+import { answerPage, messagePage } from '../shared/html.ts';
+import { languageFromAcceptLanguage, pageLanguage, STRINGS } from '../shared/strings/index.ts';
 
 /**
  * The answer page (docs/answer-link.md "The page"): `GET /a/{code}` is the HTML a person opens from

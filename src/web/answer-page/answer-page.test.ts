@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { QUESTION_LANGUAGES } from '../../modules/questions/question-types.ts';
-import { languageFromAcceptLanguage, pageLanguage, STRINGS } from './strings/index.ts';
-import { contentSecurityPolicy } from './headers.ts';
-import { jsonForScript } from './html.ts';
-import { loadAssets } from './assets.ts';
+import { QUESTION_LANGUAGES } from '../../modules/draft/question-types.ts';
+import { languageFromAcceptLanguage, pageLanguage, STRINGS } from '../shared/strings/index.ts';
+import { contentSecurityPolicy } from '../shared/headers.ts';
+import { jsonForScript } from '../shared/html.ts';
+import { loadAssets } from '../shared/assets.ts';
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 

@@ -1,5 +1,5 @@
-import type { AssetBundle } from '../answer-page/assets.ts';
-import { escapeHtml, head } from '../answer-page/html.ts';
+import type { AssetBundle } from '../shared/assets.ts';
+import { escapeHtml, head } from '../shared/html.ts';
 
 /**
  * The front page (`GET /`): what Headcount is, where the reference, the OpenAPI description and

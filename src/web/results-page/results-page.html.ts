@@ -1,10 +1,10 @@
-import { NEITHER_LABEL } from '../../modules/answers/answer-format.ts';
+import { NEITHER_LABEL } from '../../modules/draft/answer-format.ts';
 import type { Question } from '../../modules/questions/questions.schemas.ts';
 import type { Result } from '../../modules/results/results.schemas.ts';
 import type { PublicResults } from '../../modules/sharing/sharing.schemas.ts';
-import type { AssetBundle } from '../answer-page/assets.ts';
-import { escapeHtml, head, truncate } from '../answer-page/html.ts';
-import type { Strings } from '../answer-page/strings/index.ts';
+import type { AssetBundle } from '../shared/assets.ts';
+import { escapeHtml, head, truncate } from '../shared/html.ts';
+import type { Strings } from '../shared/strings/index.ts';
 
 /**
  * The public results page (`GET /r/{code}`, docs/sharing.md): the public results as a document

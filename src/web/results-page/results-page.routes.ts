@@ -1,13 +1,13 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../lib/errors.ts';
 import type { SharingService } from '../../modules/sharing/sharing.service.ts';
 import type { PublicResults } from '../../modules/sharing/sharing.schemas.ts';
 import { privatePage, PUBLIC_RESULTS_MAX_AGE_SECONDS } from '../../modules/sharing/sharing.routes.ts';
-import { loadAssets, type AssetBundle } from '../answer-page/assets.ts';
-import { pageHeaders } from '../answer-page/headers.ts';
-import { messagePage } from '../answer-page/html.ts';
-import { languageFromAcceptLanguage, pageLanguage, STRINGS, type StringKey } from '../answer-page/strings/index.ts';
+import { loadAssets, type AssetBundle } from '../shared/assets.ts';
+import { pageHeaders } from '../shared/headers.ts';
+import { messagePage } from '../shared/html.ts';
+import { languageFromAcceptLanguage, pageLanguage, STRINGS, type StringKey } from '../shared/strings/index.ts';
 import { resultsPage, type ResultsPageVariant } from './results-page.html.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Question } from '../../modules/questions/questions.schemas.ts';
 import type { Result } from '../../modules/results/results.schemas.ts';
-import { loadAssets } from '../answer-page/assets.ts';
-import { STRINGS } from '../answer-page/strings/index.ts';
+import { loadAssets } from '../shared/assets.ts';
+import { STRINGS } from '../shared/strings/index.ts';
 import { resultsPage } from './results-page.html.ts';
 
 /**

@@ -1,7 +1,7 @@
-import type { ValidationItem } from '../../http/errors.ts';
+import type { ValidationItem } from '../../lib/errors.ts';
 import { cleanAnswerText, visibleLength } from '../../lib/text.ts';
-import type { NormalizedDraft } from '../questions/draft-defaults.ts';
-import { TYPE_RULES, type QuestionType } from '../questions/question-types.ts';
+import type { NormalizedDraft } from './draft-defaults.ts';
+import { TYPE_RULES, type QuestionType } from './question-types.ts';
 
 /**
  * The answer object (docs/answers.md; the spec gives its shape but not its names):

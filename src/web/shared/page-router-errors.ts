@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../config.ts';
-import type { AssetBundle } from './answer-page/assets.ts';
-import { pageHeaders } from './answer-page/headers.ts';
-import { messagePage } from './answer-page/html.ts';
-import { languageFromAcceptLanguage, STRINGS } from './answer-page/strings/index.ts';
+import type { Config } from '../../config.ts';
+import type { AssetBundle } from './assets.ts';
+import { pageHeaders } from './headers.ts';
+import { messagePage } from './html.ts';
+import { languageFromAcceptLanguage, STRINGS } from './strings/index.ts';
 
 /**
  * Addresses of the pages for people (`/a/…`, `/r/…`, `/s/…`) that the router itself refuses (a

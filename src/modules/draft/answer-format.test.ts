@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeDraft } from '../questions/draft-defaults.ts';
+import { normalizeDraft } from './draft-defaults.ts';
 import { readAnswer, storedAnswer } from './answer-format.ts';
 
 /** The "write an answer" minimum (issue 8, point 9): only characters people can see count. */

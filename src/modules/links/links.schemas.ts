@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Closed, DateTime, Nullable, StringEnum } from '../../http/schemas/helpers.ts';
-import { QUESTION_TYPES, REASON_MODES } from '../questions/question-types.ts';
+import { Closed, DateTime, Nullable, StringEnum } from '../../lib/typebox.ts';
+import { QUESTION_TYPES, REASON_MODES } from '../draft/question-types.ts';
 import { PointSchema } from '../results/results.schemas.ts';
 
 export const LINK_STATES = ['live', 'scheduled', 'closed', 'full', 'paused'] as const;

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Closed, DateTime, IntegerEnum, StringEnum } from '../../http/schemas/helpers.ts';
+import { Closed, DateTime, IntegerEnum, StringEnum } from '../../lib/typebox.ts';
 import { AGE_BANDS, CONTENT_FLAGS, GENDERS, QUESTION_TYPES, REASON_MODES } from './question-types.ts';
 
 /**

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ValidationCode, ValidationItem } from '../../http/errors.ts';
+import type { ValidationCode, ValidationItem } from '../../lib/errors.ts';
 import { MAX_SCHEDULE_DAYS, parseUtcInstant, validateDraft, type LooseDraft } from './draft-validator.ts';
 import { QUESTION_LANGUAGES, QUESTION_TYPES, type QuestionType } from './question-types.ts';
-import { TAG_GROUP_DATA } from '../catalogues/tags.data.ts';
+import { TAG_GROUP_DATA } from './tags.data.ts';
 
 /**
  * The draft validator as a requester meets it through the estimate: every broken rule of the spec

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { compileFor } from '../../http/validation.ts';
+import { compileFor } from '../../lib/validation.ts';
 import { priceInputOf } from '../estimate/estimate.service.ts';
-import { priceDraft } from '../estimate/pricing.ts';
-import { validateDraft } from '../questions/draft-validator.ts';
-import { QUESTION_TYPES } from '../questions/question-types.ts';
-import { TemplateDraftSchema } from './catalogues.schemas.ts';
+import { priceDraft } from './pricing.ts';
+import { validateDraft } from './draft-validator.ts';
+import { QUESTION_TYPES } from './question-types.ts';
+import { TemplateDraftSchema } from '../catalogues/catalogues.schemas.ts';
 import { TEMPLATES } from './templates.data.ts';
 
 /** GET /v1/templates: starting points a requester can ask as they stand (spec "Template"). */

@@ -1,4 +1,4 @@
-import { QUESTION_LANGUAGES, type QuestionLanguage } from '../../../modules/questions/question-types.ts';
+import { QUESTION_LANGUAGES, type QuestionLanguage } from '../../../modules/draft/question-types.ts';
 import { en, type Strings } from './en.ts';
 import { es } from './es.ts';
 import { pt } from './pt.ts';

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { Closed, RefOf } from '../../http/schemas/helpers.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { Closed, RefOf } from '../../lib/typebox.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
 import { isLinkCode, LINK_CODE_LENGTH } from '../../lib/ids.ts';
 import type { Config } from '../../config.ts';
-import type { LinkService } from './link.service.ts';
-import { LinkViewSchema, SubmitBodySchema, SubmitResultSchema } from './link.schemas.ts';
+import type { LinkService } from './links.service.ts';
+import { LinkViewSchema, SubmitBodySchema, SubmitResultSchema } from './links.schemas.ts';
 
 const TAG = ['Answer link'];
 const CodeParams = Closed({ code: Type.String({ pattern: `^[A-Za-z0-9]{${LINK_CODE_LENGTH}}$`, description: 'The code of an answer link.' }) });

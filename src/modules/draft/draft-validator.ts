@@ -1,11 +1,11 @@
 import type { ErrorObject } from 'ajv';
-import type { ValidationCode, ValidationItem } from '../../http/errors.ts';
-import { compileFor, toValidationItems } from '../../http/validation.ts';
+import type { ValidationCode, ValidationItem } from '../../lib/errors.ts';
+import { compileFor, toValidationItems } from '../../lib/validation.ts';
 import { codePointName, forbiddenCharacter, visibleLength, visibleText } from '../../lib/text.ts';
-import { answeringCountry } from '../catalogues/countries.data.ts';
-import { findTag, TAG_GROUP_DATA } from '../catalogues/tags.data.ts';
+import { answeringCountry } from './countries.data.ts';
+import { findTag, TAG_GROUP_DATA } from './tags.data.ts';
 import { draftTextFields } from './draft-text.ts';
-import { QuestionDraftSchema } from './question-draft.schemas.ts';
+import { QuestionDraftSchema } from './draft.schemas.ts';
 import { QUESTION_LANGUAGES, TYPE_RULES, type QuestionType } from './question-types.ts';
 
 /**

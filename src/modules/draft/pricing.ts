@@ -1,5 +1,5 @@
-import { answeringCountry, DEFAULT_COUNTRY } from '../catalogues/countries.data.ts';
-import { TYPE_RULES, type QuestionType } from '../questions/question-types.ts';
+import { answeringCountry, DEFAULT_COUNTRY } from './countries.data.ts';
+import { TYPE_RULES, type QuestionType } from './question-types.ts';
 
 /**
  * The price of a question: a pure, deterministic function of the draft (docs/pricing.md).

@@ -1,6 +1,6 @@
-import { chatCompletion, type ChatApi, type Fetch } from './remote-engine.ts';
-import type { Summary } from './insights.engine.ts';
-import type { Insights } from './insights.schemas.ts';
+import { chatCompletion, type ChatApi, type Fetch } from '../insights/remote-engine.ts';
+import type { Summary } from '../insights/insights.engine.ts';
+import type { Insights } from '../insights/insights.schemas.ts';
 
 /**
  * Optional translation of a summary (docs/insights.md) and of written answers (answers/

@@ -1,4 +1,4 @@
-import type { QuestionDraft } from './question-draft.schemas.ts';
+import type { QuestionDraft } from './draft.schemas.ts';
 import { TYPE_RULES } from './question-types.ts';
 
 /** A draft with every default of the spec filled in: what a question is created from. */
@@ -14,8 +14,8 @@ export type NormalizedDraft = QuestionDraft & {
   reason: 'off' | 'optional' | 'required';
 };
 
-export { DEFAULT_N } from '../estimate/pricing.ts';
-import { DEFAULT_N } from '../estimate/pricing.ts';
+export { DEFAULT_N } from './pricing.ts';
+import { DEFAULT_N } from './pricing.ts';
 
 export function normalizeDraft(draft: QuestionDraft): NormalizedDraft {
   const targeting = draft.targeting ?? { countries: [], tags: [] };

@@ -2,14 +2,14 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { QuestionsTable } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { AppError, notFound, validationError } from '../../http/errors.ts';
+import { AppError, notFound, validationError } from '../../lib/errors.ts';
 import type { AnswerRecordingService } from '../answers/answer-recording.service.ts';
-import { readAnswer, type AnswerInput } from '../answers/answer-format.ts';
-import type { NormalizedDraft } from '../questions/draft-defaults.ts';
-import { TYPE_RULES, type QuestionType } from '../questions/question-types.ts';
+import { readAnswer, type AnswerInput } from '../draft/answer-format.ts';
+import type { NormalizedDraft } from '../draft/draft-defaults.ts';
+import { TYPE_RULES, type QuestionType } from '../draft/question-types.ts';
 import type { HumanCheck } from './turnstile.ts';
 import type { LifecycleService } from '../questions/lifecycle.service.ts';
-import type { LinkState, LinkView, SubmitBody } from './link.schemas.ts';
+import type { LinkState, LinkView, SubmitBody } from './links.schemas.ts';
 
 /**
  * What the answer page needs (docs/answer-link.md): the question as a person sees it, its state,

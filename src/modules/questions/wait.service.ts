@@ -1,10 +1,10 @@
 import type { Db } from '../../db/database.ts';
-import { notFound } from '../../http/errors.ts';
+import { notFound } from '../../lib/errors.ts';
 import { EVERY_QUESTION, type Notifier } from '../../lib/notifier.ts';
-import type { Actor } from '../accounts/scopes.ts';
-import type { LifecycleService } from '../questions/lifecycle.service.ts';
+import type { Actor } from '../../lib/actor.ts';
+import type { LifecycleService } from './lifecycle.service.ts';
 import type { Result } from '../results/results.schemas.ts';
-import type { ResultService } from '../results/result.service.ts';
+import type { ResultService } from '../results/results.service.ts';
 
 /**
  * GET /v2/questions/{id}/wait: long-polling until the question closes or reaches `minAnswers`.

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Closed, StringEnum, RefOf } from './helpers.ts';
+import { Closed, StringEnum, RefOf } from './typebox.ts';
 
 export const VALIDATION_CODES = ['required', 'too_long', 'too_short', 'too_many', 'too_few', 'out_of_range', 'invalid_format', 'unknown_value', 'not_allowed', 'in_past'] as const;
 

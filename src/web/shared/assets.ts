@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
  * The answer page's CSS and JavaScript, read once at start-up and served from memory (they are a
  * few small files; no bundler and no build step). They are addressed as
  * `/a/assets/{version}/{file}`, where `version` hashes every file together: relative ES module
- * imports (`./i18n.js`) then stay inside the same version, so one hash in the path makes every
+ * imports (`../answer-page/i18n.js`) then stay inside the same version, so one hash in the path makes every
  * file cacheable for a year, and any edit gives new URLs.
  */
 export interface Asset {

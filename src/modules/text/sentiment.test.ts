@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerSentiment, classifySentiment, SENTIMENT_EDGE } from './answer-sentiment.ts';
+import { answerSentiment, classifySentiment, SENTIMENT_EDGE } from './sentiment.ts';
 import { sentimentOf } from '../results/result-view.ts';
 import { answerRow } from '../results/answer-row.fixture.ts';
 

@@ -1,4 +1,4 @@
-import type { LinkView } from '../../modules/links/link.schemas.ts';
+import type { LinkView } from '../../modules/links/links.schemas.ts';
 import type { AssetBundle } from './assets.ts';
 import { TURNSTILE_SCRIPT } from './headers.ts';
 import type { Strings } from './strings/index.ts';

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ANSWERING_COUNTRIES } from '../catalogues/countries.data.ts';
-import { TAG_GROUP_DATA } from '../catalogues/tags.data.ts';
-import type { LooseDraft } from '../questions/draft-validator.ts';
-import { AGE_BANDS, GENDERS, QUESTION_TYPES, REASON_MODES } from '../questions/question-types.ts';
-import { priceInputOf } from './estimate.service.ts';
+import { ANSWERING_COUNTRIES } from './countries.data.ts';
+import { TAG_GROUP_DATA } from './tags.data.ts';
+import type { LooseDraft } from './draft-validator.ts';
+import { AGE_BANDS, GENDERS, QUESTION_TYPES, REASON_MODES } from './question-types.ts';
+import { priceInputOf } from '../estimate/estimate.service.ts';
 import { priceDraft, type Price, type PriceInput } from './pricing.ts';
 
 /**

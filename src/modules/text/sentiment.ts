@@ -1,6 +1,6 @@
 import winkNLP from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
-import { baseLanguage } from '../insights/stopwords.ts';
+import { baseLanguage } from './stopwords.ts';
 
 /**
  * The sentiment of one written answer (docs/results.md "Sentiment"), shared by the results

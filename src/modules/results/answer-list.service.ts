@@ -1,14 +1,14 @@
-import { cursorRowId, invalidCursor, rowCursor } from '../../http/cursor.ts';
+import { cursorRowId, invalidCursor, rowCursor } from '../../lib/cursor.ts';
 import { applyFilter, filterOf, type ResultQuery } from './filters.ts';
 import { toAnswer } from './result-view.ts';
-import type { ResultService } from './result.service.ts';
+import type { ResultService } from './results.service.ts';
 import type { AnswerRow } from './results.repository.ts';
 import type { AnswersPage } from './results.schemas.ts';
 
 /**
  * GET /v2/questions/{id}/answers (spec; docs/results.md "Answers"): the answers of a question,
  * newest first, with the result's filters, in pages of `limit` (1–200, default 50). The cursor
- * names the last answer given (its attestationRef, opaque base64url: http/cursor.ts); the next page
+ * names the last answer given (its attestationRef, opaque base64url: lib/cursor.ts); the next page
  * starts after that answer's position, so answers arriving meanwhile never shift a page, and an
  * answer removed after review since still marks its place. Reads the result's cached rows.
  */
