@@ -14,8 +14,10 @@ import { registerClosing, serverOptions } from './http/server-options.ts';
 import { registerAuth } from './http/auth.ts';
 import { registerRouteConventions } from './http/route-conventions.ts';
 import { registerOpenApi } from './http/openapi.ts';
+import { API_TAGS, SHARED_SCHEMAS } from './openapi-schemas.ts';
 import { connectRateLimitRedis, createWeightedStore, HALF_COST_SUFFIX } from './http/rate-limit-store.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { databaseReadiness } from './db/readiness.ts';
 import { cataloguesRoutes } from './modules/catalogues/catalogues.routes.ts';
 import { estimateRoutes } from './modules/estimate/estimate.routes.ts';
 import { creditsRoutes } from './modules/credits/credits.routes.ts';
@@ -68,8 +70,8 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   registerClosing(app);
   registerErrorHandling(app);
   registerRouteConventions(app);
-  await registerOpenApi(app, config.publicBaseUrl);
-  registerAuth(app, container.accounts);
+  await registerOpenApi(app, config.publicBaseUrl, { schemas: SHARED_SCHEMAS, tags: API_TAGS });
+  registerAuth(app, (apiKey) => container.accounts.authenticate(apiKey));
 
   // With REDIS_URL the counters are shared by every process (R6.3). If Redis fails, requests pass
   // uncounted with a logged warning (skipOnError: fail open), never a 500: money limits live in
@@ -95,7 +97,7 @@ export async function buildApp(container: Container, options: BuildOptions = {})
     allowList: (request) => request.url === '/healthz' || request.url === '/readyz',
   });
 
-  await app.register(healthRoutes(container));
+  await app.register(healthRoutes(() => databaseReadiness(container.db)));
   await app.register(cataloguesRoutes(container));
   await app.register(estimateRoutes(container));
   await app.register(creditsRoutes(container));

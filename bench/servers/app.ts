@@ -69,7 +69,8 @@ await serveChild(async () => {
     const migrateMs = ms(t);
     notifier = database.kind === 'server' ? createPostgresNotifier(database.connection, database.pool, console) : createLocalNotifier();
     await notifier.start();
-    const container = createContainer(config, database, undefined, { notifier });
+    jobs = createJobRunner(database.connection);
+    const container = createContainer(config, database, undefined, { notifier, queue: jobs });
     t = performance.now();
     const heads = await seedSimulatedPanel(database.db, { size: options.heads, clock: container.clock });
     const seedMs = ms(t);
@@ -80,9 +81,7 @@ await serveChild(async () => {
     let requests = 0;
     app.addHook('onRequest', async () => void (requests += 1));
     t = performance.now();
-    jobs = createJobRunner(database.connection, jobDefinitions(container), app.log);
-    await jobs.start({ work: true });
-    container.timers.use(jobs);
+    await jobs.start(jobDefinitions(container), { work: true, log: app.log });
     const jobsMs = ms(t);
     const control = createAppControl({ config, database, container, counters: { queries, otherQueries } });
     // A deep accept queue (the kernel caps it at net.core.somaxconn): the wait scenario opens

@@ -1,4 +1,5 @@
 import type { Db } from './database.ts';
+import { isRetryableConflict, TransactionConflictError, TRANSACTION_ATTEMPTS } from '../lib/database-errors.ts';
 
 /**
  * Every service transaction goes through here. PostgreSQL may abort a transaction that did
@@ -8,27 +9,11 @@ import type { Db } from './database.ts';
  * caller (an ask, an answer, a close) never sees them as a 500.
  *
  * The lock order that keeps deadlocks rare is documented in docs/credits.md ("Lock order"):
- * question → its follow-ups → balance → the key's daily spend → credit lots.
+ * question → its follow-ups → balance → the key's cap charges and daily spend → credit lots.
  *
  * `work` must be safe to run more than once: keep anything it collects for after the commit
  * (ids to wake, timers to start) inside the callback's own scope, or reset it at its start.
  */
-export const RETRYABLE_SQLSTATES = new Set(['40P01', '40001']);
-export const TRANSACTION_ATTEMPTS = 5;
-
-export function isRetryableConflict(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && RETRYABLE_SQLSTATES.has(code);
-}
-
-/** A retried conflict that still failed after every attempt: the HTTP layer answers it 503 with Retry-After. */
-export class TransactionConflictError extends Error {
-  constructor(cause: unknown) {
-    super(`the transaction was aborted by concurrent work ${TRANSACTION_ATTEMPTS} times`, { cause });
-    this.name = 'TransactionConflictError';
-  }
-}
-
 const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** attempt));
 
 export async function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.ts';
 import type { Actor, Scope } from '../lib/actor.ts';
-import type { AccountsService } from '../modules/accounts/accounts.service.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -21,10 +20,16 @@ declare module 'fastify' {
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /**
+ * Turns a bearer credential into the actor it acts as, or throws an AppError (`unauthorized`, a
+ * revoked key…). app.ts hands in the accounts service's; http/ knows no feature.
+ */
+export type Authenticate = (credential: string) => Promise<Actor>;
+
+/**
  * Resolves the credential on every request (before rate limiting, so limits are per key), but only
  * refuses it in preValidation on routes that need one: a bad key on a public route is ignored.
  */
-export function registerAuth(app: FastifyInstance, accounts: AccountsService): void {
+export function registerAuth(app: FastifyInstance, authenticate: Authenticate): void {
   app.decorateRequest('actor', null);
   app.decorateRequest('authError', null);
 
@@ -37,7 +42,7 @@ export function registerAuth(app: FastifyInstance, accounts: AccountsService): v
       return;
     }
     try {
-      request.actor = await accounts.authenticate(match[1]);
+      request.actor = await authenticate(match[1]);
     } catch (error) {
       if (error instanceof AppError) request.authError = error;
       else throw error;

@@ -2,8 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { ErrorObject } from 'ajv';
 import { AppError, ERRORS, type ErrorCode } from '../lib/errors.ts';
 import { toValidationItems } from '../lib/validation.ts';
-import { isDatabaseUnavailable } from '../db/connection-errors.ts';
-import { isRetryableConflict, TransactionConflictError } from '../db/transaction.ts';
+import { isDatabaseUnavailable, isRetryableConflict, TransactionConflictError } from '../lib/database-errors.ts';
 
 /**
  * One handler renders every error as `{error:{code,message,details?,requestId}}` (spec "Errors").

@@ -3,72 +3,21 @@ import swagger from '@fastify/swagger';
 import type { TSchema } from '@sinclair/typebox';
 import { registerSharedSchema } from '../lib/validation.ts';
 import { registerDocsPage } from './docs-page.ts';
-import { ErrorEnvelopeSchema, ValidationItemSchema } from '../lib/error.schemas.ts';
-import { QuestionDraftSchema, SavedDraftSchema } from '../modules/draft/draft.schemas.ts';
-import { QuestionSchema } from '../modules/questions/questions.schemas.ts';
-import { AnswerSchema, ResultSchema } from '../modules/results/results.schemas.ts';
-import { InsightsSchema } from '../modules/insights/insights.schemas.ts';
-import { ProjectSchema } from '../modules/projects/projects.schemas.ts';
-import { DraftRecordSchema } from '../modules/drafts/drafts.schemas.ts';
-import { BalanceSchema, LedgerRowSchema } from '../modules/credits/credits.schemas.ts';
-import { WebhookEndpointSchema } from '../modules/events/webhooks.schemas.ts';
-import {
-  ConfigSchema,
-  CountriesCatalogueSchema,
-  CountryEntrySchema,
-  StatsSchema,
-  TagsCatalogueSchema,
-  TemplateSchema,
-} from '../modules/catalogues/catalogues.schemas.ts';
-import { EstimateSchema } from '../modules/estimate/estimate.schemas.ts';
-import { DisputeSchema } from '../modules/moderation/moderation.schemas.ts';
-import { LinkAnswerSchema, LinkViewSchema } from '../modules/links/links.schemas.ts';
-
 /**
  * Every resource of the spec, registered once as a shared schema: Ajv validates with it, the
  * serializer writes responses with it, and @fastify/swagger lists it under components.schemas,
- * even for resources whose endpoints come later. Order matters: a schema's references first.
+ * even for resources whose endpoints come later. The schemas and tags come from
+ * src/openapi-schemas.ts (app.ts hands them over): http/ knows no feature.
  */
-export const SHARED_SCHEMAS: TSchema[] = [
-  ValidationItemSchema,
-  ErrorEnvelopeSchema,
-  QuestionDraftSchema,
-  SavedDraftSchema,
-  QuestionSchema,
-  InsightsSchema,
-  AnswerSchema,
-  ResultSchema,
-  ProjectSchema,
-  DraftRecordSchema,
-  TemplateSchema,
-  BalanceSchema,
-  LedgerRowSchema,
-  CountryEntrySchema,
-  ConfigSchema,
-  CountriesCatalogueSchema,
-  TagsCatalogueSchema,
-  StatsSchema,
-  WebhookEndpointSchema,
-  EstimateSchema,
-  LinkAnswerSchema,
-  LinkViewSchema,
-  DisputeSchema,
-];
+export interface OpenApiContent {
+  /** Shared component schemas, references first. */
+  schemas: readonly TSchema[];
+  /** The reference's sections, in the order people read them. */
+  tags: readonly { name: string; description: string }[];
+}
 
-export const TAGS = [
-  { name: 'Pricing and config', description: 'Public prices, configuration and catalogues; no credential needed.' },
-  { name: 'Questions', description: 'Asking questions and reading what came back.' },
-  { name: 'Credits', description: 'Balance and ledger.' },
-  { name: 'Projects', description: 'Grouping questions.' },
-  { name: 'Drafts', description: 'Questions not yet asked.' },
-  { name: 'Answer link', description: 'Public endpoints of the page people answer on; no credential.' },
-  { name: 'Exports', description: 'Files made from a result: the click-test heatmap PNG.' },
-  { name: 'Public results', description: 'Results a requester chose to show outside the account: the public results page and private share links; no credential.' },
-  { name: 'Health', description: 'Liveness and readiness for operators.' },
-];
-
-export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: string): Promise<void> {
-  for (const schema of SHARED_SCHEMAS) {
+export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: string, content: OpenApiContent): Promise<void> {
+  for (const schema of content.schemas) {
     app.addSchema(schema);
     registerSharedSchema(schema);
   }
@@ -87,7 +36,7 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
         contact: { name: 'Headcount', url: publicBaseUrl },
       },
       servers: [{ url: publicBaseUrl }],
-      tags: TAGS,
+      tags: [...content.tags],
       components: {
         securitySchemes: {
           bearerAuth: {

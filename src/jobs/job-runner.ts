@@ -1,34 +1,37 @@
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
+import type { JobDefinition, JobQueue } from '../lib/job.ts';
 
 /**
  * Durable jobs and timers on pg-boss (ARCHITECTURE §2), in the same PostgreSQL as everything else
  * (embedded or a server) and through the same pool, so a job committed with a state change is
  * never lost on a crash. Any number of worker processes may run; pg-boss hands each job to one.
+ *
+ * Made before the container (services send timers through it as a JobQueue) and started once the
+ * container exists, with the jobs it declares (src/jobs/jobs.ts).
  */
-export interface JobDefinition {
-  name: string;
-  /** Cron expression (UTC) for periodic jobs. */
-  cron?: string;
-  handler: (data: unknown) => Promise<unknown>;
-}
+type Log = Pick<FastifyBaseLogger, 'error' | 'info'>;
 
-export interface JobRunner {
-  start(options: { work: boolean }): Promise<void>;
-  send(name: string, data: object, options?: { startAfter?: Date; singletonKey?: string }): Promise<void>;
+export interface JobRunner extends JobQueue {
+  /** `work: false` on API-only nodes: they send jobs and never run them. */
+  start(jobs: JobDefinition[], options: { work: boolean; log: Log }): Promise<void>;
   stop(): Promise<void>;
 }
 
-export function createJobRunner(connection: pg.PoolConfig, jobs: JobDefinition[], log: Pick<FastifyBaseLogger, 'error' | 'info'>): JobRunner {
+export function createJobRunner(connection: pg.PoolConfig): JobRunner {
+  // The app's logger exists only once the container does; start() hands it in.
+  let log: Log | null = null;
   // pg-boss keeps a small pool of its own: it sends multi-statement scripts that need the simple
   // query protocol, which a shared `pg.Pool.query(text, values)` would not use.
   const boss = new PgBoss({ ...(connection as PgBoss.ConstructorOptions), max: 3, schema: 'pgboss', application_name: 'headcount-jobs' } as PgBoss.ConstructorOptions);
-  boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
+  boss.on('error', (error) => log?.error({ err: error }, 'job queue error'));
   let started = false;
 
   return {
-    async start({ work }) {
+    async start(jobs, options) {
+      log = options.log;
+      const { work } = options;
       await boss.start();
       started = true;
       for (const job of jobs) {
@@ -36,7 +39,14 @@ export function createJobRunner(connection: pg.PoolConfig, jobs: JobDefinition[]
         if (job.cron) await boss.schedule(job.name, job.cron, {}, { tz: 'UTC' });
         if (work) {
           await boss.work(job.name, { pollingIntervalSeconds: 2 }, async (batch) => {
-            for (const item of batch) await job.handler(item.data);
+            for (const item of batch) {
+              // A payload that does not fit would fail the same way on every retry.
+              if (!job.accepts(item.data)) {
+                options.log.error({ job: job.name, data: item.data }, 'job payload does not fit its schema; dropped');
+                continue;
+              }
+              await job.handler(item.data);
+            }
           });
         }
       }

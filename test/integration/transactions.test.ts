@@ -3,7 +3,8 @@ import Fastify from 'fastify';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { isServerRun } from '../helpers/test-database.ts';
 import { fundedKey } from '../helpers/questions.ts';
-import { inTransaction, TransactionConflictError } from '../../src/db/transaction.ts';
+import { inTransaction } from '../../src/db/transaction.ts';
+import { TransactionConflictError } from '../../src/lib/database-errors.ts';
 import { registerErrorHandling } from '../../src/http/error-handler.ts';
 
 /**

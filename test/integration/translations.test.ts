@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
 import { ask, choiceDraft, fundedKey, NO_RATE_LIMITS, seedHeads, type Head, type Json } from '../helpers/questions.ts';
 import { startFakeChatApi, userPayload, type FakeChatApi } from '../helpers/fake-chat-api.ts';
-import { jobDefinitions, JOB_TRANSLATE_ANSWERS } from '../../src/jobs/jobs.ts';
+import { jobDefinitions } from '../../src/jobs/jobs.ts';
+import { JOB_TRANSLATE_ANSWERS } from '../../src/modules/answers/answers.jobs.ts';
 import { MAX_ATTEMPTS } from '../../src/modules/answers/answer-translations.ts';
 
 /**

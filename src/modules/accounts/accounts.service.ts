@@ -3,7 +3,7 @@ import { newId } from '../../lib/ids.ts';
 import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey, type KeyMode } from '../../lib/api-key-format.ts';
 import { AppError, notFound, validationError } from '../../lib/errors.ts';
 import { QUESTION_LANGUAGES } from '../draft/question-types.ts';
-import { CURRENCIES, type Currency } from '../credits/credits.schemas.ts';
+import { CURRENCIES, type Currency } from '../../lib/currencies.ts';
 import type { AccountRow, AccountsRepository, ApiKeyRow } from './accounts.repository.ts';
 import { isScope, type Actor, type Scope } from '../../lib/actor.ts';
 

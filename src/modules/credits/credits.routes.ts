@@ -4,12 +4,11 @@ import { Type } from '@sinclair/typebox';
 import { Closed, Nullable, RefOf } from '../../lib/typebox.ts';
 import { actorOf } from '../../http/auth.ts';
 import type { CreditsService } from './credits.service.ts';
-import type { QuestionsService } from '../questions/questions.service.ts';
 import { BalanceSchema, LedgerRowSchema } from './credits.schemas.ts';
 
 const TAG = ['Credits'];
 
-export function creditsRoutes(deps: { credits: CreditsService; questions: Pick<QuestionsService, 'privateToday'> }): FastifyPluginAsync {
+export function creditsRoutes(deps: { credits: CreditsService }): FastifyPluginAsync {
   const { credits } = deps;
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
@@ -23,8 +22,7 @@ export function creditsRoutes(deps: { credits: CreditsService; questions: Pick<Q
         response: { 200: RefOf(BalanceSchema) },
       },
     }, async (request) => {
-      const actor = actorOf(request);
-      return credits.balance(actor, await deps.questions.privateToday(actor));
+      return credits.balance(actorOf(request));
     });
 
     app.get('/v1/billing/ledger', {

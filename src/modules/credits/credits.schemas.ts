@@ -1,9 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Closed, DateTime, Nullable, StringEnum } from '../../lib/typebox.ts';
+import { CurrencySchema } from '../../lib/currencies.ts';
 
-export const CURRENCIES = ['GBP', 'USD', 'EUR', 'CAD'] as const;
-export type Currency = (typeof CURRENCIES)[number];
-export const CurrencySchema = StringEnum(CURRENCIES);
 
 export const BalanceSchema = Closed(
   {

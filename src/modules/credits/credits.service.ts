@@ -4,7 +4,8 @@ import { cursorRowId, invalidCursor, rowCursor } from '../../lib/cursor.ts';
 import { AppError, notFound, validationError } from '../../lib/errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { AccountsRepository } from '../accounts/accounts.repository.ts';
-import type { Balance, Currency, LedgerRow } from './credits.schemas.ts';
+import type { Balance, LedgerRow } from './credits.schemas.ts';
+import type { Currency } from '../../lib/currencies.ts';
 import type { CreditsRepository, LedgerEntryRow } from './credits.repository.ts';
 import { planSpend } from './credit-lots.ts';
 import { inTransaction } from '../../db/transaction.ts';
@@ -39,7 +40,10 @@ export interface GrantInput {
   by?: string;
 }
 
-export function createCreditsService(deps: { db: Db; repo: CreditsRepository; accounts: AccountsRepository; clock: Clock }) {
+/** Today's private question of the account (one a day is free): the questions module answers it, container.ts wires it. */
+export type PrivateToday = (actor: Actor) => Promise<{ freeQuestionToday: boolean; privateDeclaredAt?: string }>;
+
+export function createCreditsService(deps: { db: Db; repo: CreditsRepository; accounts: AccountsRepository; clock: Clock; privateToday: PrivateToday }) {
   const { db, repo, accounts, clock } = deps;
 
   return {
@@ -92,7 +96,8 @@ export function createCreditsService(deps: { db: Db; repo: CreditsRepository; ac
       });
     },
 
-    async balance(actor: Actor, extra: { freeQuestionToday: boolean; privateDeclaredAt?: string }): Promise<Balance> {
+    async balance(actor: Actor): Promise<Balance> {
+      const extra = await deps.privateToday(actor);
       const account = await accounts.findAccount(actor.accountId);
       if (!account) throw notFound('No such account.');
       const now = clock.now();

@@ -1,4 +1,4 @@
-import type { CountryEntry } from '../catalogues/catalogues.schemas.ts';
+import type { CountryEntry } from './catalogue-entries.schemas.ts';
 
 /**
  * Answering countries: where heads live and are paid. `payMultiplier` scales head pay to local

@@ -1,4 +1,4 @@
-import type { TagGroupId } from '../catalogues/catalogues.schemas.ts';
+import type { TagGroupId } from './catalogue-entries.schemas.ts';
 
 /**
  * The tags a question can target (spec "Tags"): 12 groups, each with why a requester would use it

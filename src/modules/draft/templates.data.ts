@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import type { TemplateDraftSchema } from '../catalogues/catalogues.schemas.ts';
+import type { TemplateDraftSchema } from './catalogue-entries.schemas.ts';
 
 /**
  * Starting points people actually ask, one per common job. Each is a complete, valid draft (a test

@@ -1,9 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { Type } from '@sinclair/typebox';
-import type { Container } from '../../container.ts';
-import { migrationsApplied } from '../../db/migrate.ts';
-import { sql } from 'kysely';
 import { Closed, StringEnum } from '../../lib/typebox.ts';
+import type { Readiness } from '../../db/readiness.ts';
 
 const HealthSchema = Closed({ status: StringEnum(['ok']) });
 const ReadySchema = Closed({
@@ -12,7 +9,8 @@ const ReadySchema = Closed({
   migrations: StringEnum(['applied', 'pending', 'unknown']),
 });
 
-export function healthRoutes(container: Container): FastifyPluginAsync {
+/** `readiness` asks the database (db/readiness.ts; app.ts hands it in). */
+export function healthRoutes(readiness: () => Promise<Readiness>): FastifyPluginAsync {
   return async (app) => {
     app.get('/healthz', {
       config: { scope: null },
@@ -28,17 +26,9 @@ export function healthRoutes(container: Container): FastifyPluginAsync {
         response: { 200: ReadySchema, 503: ReadySchema },
       },
     }, async (_request, reply) => {
-      let database: 'ok' | 'unreachable' = 'ok';
-      let migrations: 'applied' | 'pending' | 'unknown' = 'unknown';
-      try {
-        await sql`SELECT 1`.execute(container.db);
-        migrations = (await migrationsApplied(container.db)) ? 'applied' : 'pending';
-      } catch {
-        database = 'unreachable';
-      }
+      const { database, migrations } = await readiness();
       const ready = database === 'ok' && migrations === 'applied';
       return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', database, migrations });
     });
   };
 }
-void Type;

@@ -1,4 +1,5 @@
-import type { JobDefinition } from '../../jobs/job-runner.ts';
+import { Type } from '@sinclair/typebox';
+import { defineJob, type JobDefinition } from '../../lib/job.ts';
 import type { InsightsService } from './insights.service.ts';
 
 /**
@@ -9,15 +10,16 @@ import type { InsightsService } from './insights.service.ts';
  */
 export const JOB_INSIGHTS_FINAL = 'insights-final';
 
-export function insightsJobs(insights: InsightsService): JobDefinition[] {
+export function insightsJobs(insights: Pick<InsightsService, 'finalPass'>): JobDefinition[] {
   return [
-    {
+    defineJob({
       name: JOB_INSIGHTS_FINAL,
       cron: '* * * * *',
+      payload: Type.Object({}),
       handler: async () => {
         // Drain in batches so one run catches up after downtime.
         while ((await insights.finalPass(50)) === 50);
       },
-    },
+    }),
   ];
 }

@@ -4,7 +4,8 @@ import type { Actor } from '../../lib/actor.ts';
 import type { InsightsEngine } from './insights.engine.ts';
 import { CLOSED_STATUSES, type InsightsRepository, type QuestionForInsights } from './insights.repository.ts';
 import type { Insights } from './insights.schemas.ts';
-import { translateSummary, type Translator } from '../text/translate.ts';
+import type { Translator } from '../text/translate.ts';
+import { translateSummary } from './summary-translation.ts';
 
 /**
  * Insights of a question (spec "Insights", "Insights kind"; docs/insights.md):

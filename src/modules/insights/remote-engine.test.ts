@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeChatApi, userPayload, type FakeChatApi } from '../../../test/helpers/fake-chat-api.ts';
 import { createRemoteEngine } from './remote-engine.ts';
 import { createLocalEngine, LOCAL_ENGINE } from './local-engine.ts';
-import { createApiTranslator, translateSummary } from '../text/translate.ts';
+import { createApiTranslator } from '../text/translate.ts';
+import { translateSummary } from './summary-translation.ts';
 import { checkSummary, writtenOf } from './insights.engine.ts';
 import { SAVINGS_APP } from './fixtures/savings-app.ts';
 

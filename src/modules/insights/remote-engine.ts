@@ -10,6 +10,7 @@ import {
   type Summary,
   type SummaryRequest,
 } from './insights.engine.ts';
+import { chatCompletion, type ChatApi, type Fetch } from '../text/chat-api.ts';
 
 /**
  * The optional engine behind an OpenAI-compatible chat-completions API (ARCHITECTURE §2), used
@@ -19,18 +20,9 @@ import {
  * must be an exact answer string of its theme, the sentiment counts must add up. Anything else (a
  * network error, a timeout, bad JSON, one invented quote) and the local engine answers instead.
  */
-export interface ChatApi {
-  url: string;
-  key: string | null;
-  model: string;
-}
-
-export type Fetch = typeof fetch;
-
 /** Beyond this many written answers or characters the local engine answers on its own. */
 const MAX_REMOTE_ANSWERS = 400;
 const MAX_REMOTE_CHARS = 120_000;
-const TIMEOUT_MS = 30_000;
 const SENTIMENTS: readonly Sentiment[] = ['positive', 'neutral', 'negative'];
 
 const SYSTEM_PROMPT = [
@@ -42,22 +34,6 @@ const SYSTEM_PROMPT = [
   'sentiment: how many answers are positive, neutral and negative, adding up to the number of answers;',
   'takeaway: one sentence with numbers ("7 of 30 …"). Write labels and the takeaway in the language of the answers.',
 ].join(' ');
-
-/** POSTs one chat completion and returns the message content, or throws. */
-export async function chatCompletion(api: ChatApi, messages: Array<{ role: string; content: string }>, fetchImpl: Fetch = fetch): Promise<string> {
-  const url = /\/chat\/completions\/?$/.test(api.url) ? api.url : `${api.url.replace(/\/+$/, '')}/chat/completions`;
-  const response = await fetchImpl(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(api.key ? { authorization: `Bearer ${api.key}` } : {}) },
-    body: JSON.stringify({ model: api.model, temperature: 0, response_format: { type: 'json_object' }, messages }),
-    signal: AbortSignal.timeout(TIMEOUT_MS),
-  });
-  if (!response.ok) throw new Error(`chat completion answered ${response.status}`);
-  const body = (await response.json()) as { choices?: Array<{ message?: { content?: unknown } }> };
-  const content = body.choices?.[0]?.message?.content;
-  if (typeof content !== 'string') throw new Error('chat completion without content');
-  return content;
-}
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { answerRow } from './answer-row.fixture.ts';
 import { facetsOf } from './breakdowns.ts';
 import { applyFilter } from './filters.ts';
-import { medianSeconds, shownAnswers, viewOf } from './result-view.ts';
+import { medianSeconds, sentimentOf, shownAnswers, viewOf } from './result-view.ts';
 import type { QuestionType } from '../draft/question-types.ts';
 
 describe('shown answers and median time', () => {
@@ -67,4 +67,13 @@ describe('5,000 answers', () => {
       expect(view.breakdowns.breakdowns.find((b) => b.dimension === 'country')?.segments).toHaveLength(10);
     });
   }
+});
+
+describe('sentimentOf (Result.sentiment)', () => {
+  it('shares among scored answers only; undefined when none is scored', () => {
+    const rows = [0.5, 0.2, -0.4, 0, null, null].map((sentiment) => answerRow({ sentiment }));
+    expect(sentimentOf(rows)).toEqual({ positive: 2 / 4, neutral: 1 / 4, negative: 1 / 4 });
+    expect(sentimentOf([answerRow(), answerRow()])).toBeUndefined();
+    expect(sentimentOf([])).toBeUndefined();
+  });
 });

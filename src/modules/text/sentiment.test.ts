@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { answerSentiment, classifySentiment, SENTIMENT_EDGE } from './sentiment.ts';
-import { sentimentOf } from '../results/result-view.ts';
-import { answerRow } from '../results/answer-row.fixture.ts';
 
 describe('answerSentiment', () => {
   it('scores English words from −1 to 1, negation included', () => {
@@ -32,14 +30,5 @@ describe('answerSentiment', () => {
     expect(classifySentiment(-SENTIMENT_EDGE)).toBe('neutral');
     expect(classifySentiment(SENTIMENT_EDGE + 0.001)).toBe('positive');
     expect(classifySentiment(-SENTIMENT_EDGE - 0.001)).toBe('negative');
-  });
-});
-
-describe('sentimentOf (Result.sentiment)', () => {
-  it('shares among scored answers only; undefined when none is scored', () => {
-    const rows = [0.5, 0.2, -0.4, 0, null, null].map((sentiment) => answerRow({ sentiment }));
-    expect(sentimentOf(rows)).toEqual({ positive: 2 / 4, neutral: 1 / 4, negative: 1 / 4 });
-    expect(sentimentOf([answerRow(), answerRow()])).toBeUndefined();
-    expect(sentimentOf([])).toBeUndefined();
   });
 });

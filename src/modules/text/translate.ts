@@ -1,10 +1,8 @@
-import { chatCompletion, type ChatApi, type Fetch } from '../insights/remote-engine.ts';
-import type { Summary } from '../insights/insights.engine.ts';
-import type { Insights } from '../insights/insights.schemas.ts';
+import { chatCompletion, type ChatApi, type Fetch } from './chat-api.ts';
 
 /**
- * Optional translation of a summary (docs/insights.md) and of written answers (answers/
- * answer-translations.ts) into the account's language, through an
+ * Optional translation of a summary (docs/insights.md, insights/summary-translation.ts) and of
+ * written answers (answers/answer-translations.ts) into the account's language, through an
  * OpenAI-compatible chat-completions API when TRANSLATE_API_URL and TRANSLATE_MODEL are set.
  * Without one, or when it fails or answers with the wrong number of strings, the summary stays in
  * the question's language and `original` is null.
@@ -37,33 +35,5 @@ export function createApiTranslator(api: ChatApi, log: { warn(obj: object, msg: 
       }
       return null;
     },
-  };
-}
-
-/**
- * The summary in the account's language, with the question-language version kept as `original`;
- * unchanged (and `original` null) when the languages are the same or nothing could translate it.
- */
-export async function translateSummary(
-  summary: Summary,
-  from: string,
-  to: string,
-  translator: Translator,
-): Promise<{ takeaway: string; themes: Summary['themes']; original: Insights['original'] }> {
-  const same = { takeaway: summary.takeaway, themes: summary.themes, original: null };
-  if (from.slice(0, 2).toLowerCase() === to.slice(0, 2).toLowerCase()) return same;
-  const texts = [summary.takeaway, ...summary.themes.flatMap((t) => [t.label, ...t.quotes])];
-  const out = await translator.translate(texts, from, to);
-  if (!out) return same;
-  let k = 1;
-  const themes = summary.themes.map((t) => {
-    const label = out[k++];
-    const quotes = t.quotes.map(() => out[k++]);
-    return { ...t, label, quotes };
-  });
-  return {
-    takeaway: out[0],
-    themes,
-    original: { takeaway: summary.takeaway, themes: summary.themes.map((t) => ({ label: t.label, quotes: t.quotes })) },
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDatabaseUnavailable } from './connection-errors.ts';
+import { isDatabaseUnavailable } from './database-errors.ts';
 
 describe('isDatabaseUnavailable', () => {
   const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });

@@ -19,3 +19,25 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (typeof code === 'string' && (SOCKET_CODES.has(code) || SQLSTATES.has(code) || code.startsWith('08'))) return true;
   return typeof message === 'string' && MESSAGES.test(message);
 }
+
+/**
+ * Aborts PostgreSQL asks a transaction to run again: a deadlock victim (40P01) or the loser of a
+ * serialization race (40001). db/transaction.ts retries them; the HTTP layer answers one that
+ * outlived every retry 503 with Retry-After.
+ */
+export const RETRYABLE_SQLSTATES = new Set(['40P01', '40001']);
+export const TRANSACTION_ATTEMPTS = 5;
+
+export function isRetryableConflict(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && RETRYABLE_SQLSTATES.has(code);
+}
+
+/** A retried conflict that still failed after every attempt: the HTTP layer answers it 503 with Retry-After. */
+export class TransactionConflictError extends Error {
+  constructor(cause: unknown) {
+    super(`the transaction was aborted by concurrent work ${TRANSACTION_ATTEMPTS} times`, { cause });
+    this.name = 'TransactionConflictError';
+  }
+}
+

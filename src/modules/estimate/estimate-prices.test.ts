@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ANSWERING_COUNTRIES } from './countries.data.ts';
-import { TAG_GROUP_DATA } from './tags.data.ts';
-import type { LooseDraft } from './draft-validator.ts';
-import { AGE_BANDS, GENDERS, QUESTION_TYPES, REASON_MODES } from './question-types.ts';
-import { priceInputOf } from '../estimate/estimate.service.ts';
-import { priceDraft, type Price, type PriceInput } from './pricing.ts';
+import { ANSWERING_COUNTRIES } from '../draft/countries.data.ts';
+import { TAG_GROUP_DATA } from '../draft/tags.data.ts';
+import type { LooseDraft } from '../draft/draft-validator.ts';
+import { AGE_BANDS, GENDERS, QUESTION_TYPES, REASON_MODES } from '../draft/question-types.ts';
+import { priceInputOf } from './estimate.service.ts';
+import { priceDraft, type Price, type PriceInput } from '../draft/pricing.ts';
 
 /**
  * Prices as a requester reads them in an estimate: hand-computed per-answer prices for typical

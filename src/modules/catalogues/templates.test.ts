@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { compileFor } from '../../lib/validation.ts';
 import { priceInputOf } from '../estimate/estimate.service.ts';
-import { priceDraft } from './pricing.ts';
-import { validateDraft } from './draft-validator.ts';
-import { QUESTION_TYPES } from './question-types.ts';
-import { TemplateDraftSchema } from '../catalogues/catalogues.schemas.ts';
-import { TEMPLATES } from './templates.data.ts';
+import { priceDraft } from '../draft/pricing.ts';
+import { validateDraft } from '../draft/draft-validator.ts';
+import { QUESTION_TYPES } from '../draft/question-types.ts';
+import { TemplateDraftSchema } from '../draft/catalogue-entries.schemas.ts';
+import { TEMPLATES } from '../draft/templates.data.ts';
 
 /** GET /v1/templates: starting points a requester can ask as they stand (spec "Template"). */
 const NOW = new Date('2026-06-01T12:00:00.000Z');

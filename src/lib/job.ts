@@ -1,0 +1,37 @@
+import { Value } from '@sinclair/typebox/value';
+import type { Static, TSchema } from '@sinclair/typebox';
+
+/**
+ * A durable job (ARCHITECTURE §3 rule 7): declared once beside its feature in
+ * `<feature>.jobs.ts` with its name, payload schema, schedule and handler; src/jobs/jobs.ts
+ * gathers them and src/jobs/job-runner.ts runs them on pg-boss.
+ */
+export interface JobDefinition {
+  name: string;
+  /** Cron expression (UTC) for periodic jobs; absent for jobs sent one at a time. */
+  cron?: string;
+  /** Checks a payload before the handler sees it (a job sent with a bad payload is logged and dropped, not retried). */
+  accepts(data: unknown): boolean;
+  handler(data: unknown): Promise<unknown>;
+}
+
+/** When a job sent one at a time runs, and which sends are one job (pg-boss singletonKey). */
+export interface JobSendOptions {
+  startAfter?: Date;
+  singletonKey?: string;
+}
+
+/** What services send jobs through (timers); main hands in the pg-boss runner, tests and the CLI none. */
+export interface JobQueue {
+  send(name: string, data: object, options?: JobSendOptions): Promise<void>;
+}
+
+/** A job whose handler gets its payload typed by the schema it is checked against. */
+export function defineJob<S extends TSchema>(job: { name: string; cron?: string; payload: S; handler: (data: Static<S>) => Promise<unknown> }): JobDefinition {
+  return {
+    name: job.name,
+    cron: job.cron,
+    accepts: (data) => Value.Check(job.payload, data),
+    handler: (data) => job.handler(data as Static<S>),
+  };
+}

@@ -1,0 +1,66 @@
+import type { TSchema } from '@sinclair/typebox';
+import { ErrorEnvelopeSchema, ValidationItemSchema } from './lib/error.schemas.ts';
+import { QuestionDraftSchema, SavedDraftSchema } from './modules/draft/draft.schemas.ts';
+import { QuestionSchema } from './modules/questions/questions.schemas.ts';
+import { AnswerSchema, ResultSchema } from './modules/results/results.schemas.ts';
+import { InsightsSchema } from './modules/insights/insights.schemas.ts';
+import { ProjectSchema } from './modules/projects/projects.schemas.ts';
+import { DraftRecordSchema } from './modules/drafts/drafts.schemas.ts';
+import { BalanceSchema, LedgerRowSchema } from './modules/credits/credits.schemas.ts';
+import { WebhookEndpointSchema } from './modules/events/webhooks.schemas.ts';
+import {
+  ConfigSchema,
+  CountriesCatalogueSchema,
+  StatsSchema,
+  TagsCatalogueSchema,
+  TemplateSchema,
+} from './modules/catalogues/catalogues.schemas.ts';
+import { CountryEntrySchema } from './modules/draft/catalogue-entries.schemas.ts';
+import { EstimateSchema } from './modules/estimate/estimate.schemas.ts';
+import { DisputeSchema } from './modules/moderation/moderation.schemas.ts';
+import { LinkAnswerSchema, LinkViewSchema } from './modules/links/links.schemas.ts';
+
+/**
+ * The shared component schemas of /openapi.json, one per resource of the spec (app.ts hands the
+ * list to http/openapi.ts, which registers each with Fastify, Ajv and @fastify/swagger). A new
+ * resource's schema is added here. Order matters: a schema's references come first.
+ */
+export const SHARED_SCHEMAS: TSchema[] = [
+  ValidationItemSchema,
+  ErrorEnvelopeSchema,
+  QuestionDraftSchema,
+  SavedDraftSchema,
+  QuestionSchema,
+  InsightsSchema,
+  AnswerSchema,
+  ResultSchema,
+  ProjectSchema,
+  DraftRecordSchema,
+  TemplateSchema,
+  BalanceSchema,
+  LedgerRowSchema,
+  CountryEntrySchema,
+  ConfigSchema,
+  CountriesCatalogueSchema,
+  TagsCatalogueSchema,
+  StatsSchema,
+  WebhookEndpointSchema,
+  EstimateSchema,
+  LinkAnswerSchema,
+  LinkViewSchema,
+  DisputeSchema,
+];
+
+
+/** The sections of the API reference (OpenAPI tags), in reading order; every operation names one. */
+export const API_TAGS = [
+  { name: 'Pricing and config', description: 'Public prices, configuration and catalogues; no credential needed.' },
+  { name: 'Questions', description: 'Asking questions and reading what came back.' },
+  { name: 'Credits', description: 'Balance and ledger.' },
+  { name: 'Projects', description: 'Grouping questions.' },
+  { name: 'Drafts', description: 'Questions not yet asked.' },
+  { name: 'Answer link', description: 'Public endpoints of the page people answer on; no credential.' },
+  { name: 'Exports', description: 'Files made from a result: the click-test heatmap PNG.' },
+  { name: 'Public results', description: 'Results a requester chose to show outside the account: the public results page and private share links; no credential.' },
+  { name: 'Health', description: 'Liveness and readiness for operators.' },
+];
