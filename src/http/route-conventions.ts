@@ -1,4 +1,5 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { errorResponse } from './responses.ts';
 
 /**
  * Every route states its scope (config.scope, null when public); from that and its schemas this
@@ -7,11 +8,6 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
  * paths with an id, even one of the wrong format, 400 for those that take a body, query or
  * header). Routes hidden from the description (the description itself, the docs page) are exempt.
  */
-const ERROR_REF = { $ref: 'Error#' };
-
-function errorResponse(description: string) {
-  return { description, content: { 'application/json': { schema: ERROR_REF } } };
-}
 
 export function registerRouteConventions(app: FastifyInstance): void {
   app.addHook('onRoute', (route: RouteOptions) => {

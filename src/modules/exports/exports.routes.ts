@@ -2,14 +2,13 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { IdParams } from '../../lib/typebox.ts';
 import { actorOf } from '../../http/auth.ts';
-import { PublicCodeParams, TokenParams } from '../sharing/sharing.schemas.ts';
-import { header, privatePage, PUBLIC_RESULTS_MAX_AGE_SECONDS } from '../sharing/sharing.routes.ts';
+import { PUBLIC_RESULTS_MAX_AGE_SECONDS, PublicCodeParams, TokenParams } from '../sharing/sharing.schemas.ts';
+import { constantHeader, errorResponse, privatePage } from '../../http/responses.ts';
 import type { HeatmapService } from './heatmap.service.ts';
 import { HeatmapQuerySchema, PNG_CONTENT, PublicHeatmapQuerySchema } from './exports.schemas.ts';
 
 const TAG = ['Exports'];
 const PUBLIC_TAG = ['Public results'];
-const notFoundBecause = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: 'Error#' } } } });
 
 /** The heatmap changes with every answer: never stored by any cache. */
 const PRIVATE_CACHE = 'private, no-store';
@@ -39,8 +38,8 @@ export function exportsRoutes(deps: { heatmaps: HeatmapService }): FastifyPlugin
         params: IdParams,
         querystring: HeatmapQuerySchema,
         response: {
-          200: { description: 'The heatmap.', headers: { 'Cache-Control': header(PRIVATE_CACHE) }, content: PNG_CONTENT },
-          404: notFoundBecause('`not_found`: no such question on this account, or the question is not a click test.'),
+          200: { description: 'The heatmap.', headers: { 'Cache-Control': constantHeader(PRIVATE_CACHE) }, content: PNG_CONTENT },
+          404: errorResponse('`not_found`: no such question on this account, or the question is not a click test.'),
         },
       },
     }, async (request, reply) => {
@@ -61,8 +60,8 @@ export function exportsRoutes(deps: { heatmaps: HeatmapService }): FastifyPlugin
         params: PublicCodeParams,
         querystring: PublicHeatmapQuerySchema,
         response: {
-          200: { description: 'The heatmap.', headers: { 'Cache-Control': header(PUBLIC_CACHE) }, content: PNG_CONTENT },
-          404: notFoundBecause('`not_found`: unknown code, the page was turned off, or the question is not a click test.'),
+          200: { description: 'The heatmap.', headers: { 'Cache-Control': constantHeader(PUBLIC_CACHE) }, content: PNG_CONTENT },
+          404: errorResponse('`not_found`: unknown code, the page was turned off, or the question is not a click test.'),
         },
       },
     }, async (request, reply) => {
@@ -86,10 +85,10 @@ export function exportsRoutes(deps: { heatmaps: HeatmapService }): FastifyPlugin
         response: {
           200: {
             description: 'The heatmap.',
-            headers: { 'Cache-Control': header('no-store'), 'X-Robots-Tag': header('noindex') },
+            headers: { 'Cache-Control': constantHeader('no-store'), 'X-Robots-Tag': constantHeader('noindex') },
             content: PNG_CONTENT,
           },
-          404: notFoundBecause('`not_found`: unknown, tampered, expired or revoked token, or the question is not a click test.'),
+          404: errorResponse('`not_found`: unknown, tampered, expired or revoked token, or the question is not a click test.'),
         },
       },
     }, async (request, reply) => reply.type('image/png').send(await heatmaps.forSharedLink(request.params.token, request.query.aspect)));

@@ -4,9 +4,9 @@ import { Closed, IdParams, Nullable, RefOf } from '../../lib/typebox.ts';
 import { actorOf } from '../../http/auth.ts';
 import { InsightsSchema } from './insights.schemas.ts';
 import type { InsightsService } from './insights.service.ts';
+import { errorResponse } from '../../http/responses.ts';
 
 const TAG = ['Questions'];
-const ERROR = { 'application/json': { schema: { $ref: 'Error#' } } };
 
 /** GET and POST /v2/questions/{id}/insights (spec "Questions"; docs/insights.md). */
 export function insightsRoutes(deps: { insights: InsightsService }): FastifyPluginAsync {
@@ -37,11 +37,10 @@ export function insightsRoutes(deps: { insights: InsightsService }): FastifyPlug
         params: IdParams,
         response: {
           200: Closed({ insights: RefOf(InsightsSchema) }),
-          409: { description: '`too_few_answers`: fewer than three written answers.', content: ERROR },
+          409: errorResponse('`too_few_answers`: fewer than three written answers.'),
           429: {
-            description: '`rate_limited`: a summary was made less than 10 minutes ago; `details.retryAfterMs` and the `Retry-After` header say when to try again.',
+            ...errorResponse('`rate_limited`: a summary was made less than 10 minutes ago; `details.retryAfterMs` and the `Retry-After` header say when to try again.'),
             headers: { 'Retry-After': { type: 'string', description: 'Seconds to wait.' } },
-            content: ERROR,
           },
         },
       },

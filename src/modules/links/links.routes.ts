@@ -1,10 +1,11 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { Closed, RefOf } from '../../lib/typebox.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { isLinkCode, LINK_CODE_LENGTH } from '../../lib/ids.ts';
 import type { Config } from '../../config.ts';
+import { errorResponse, notCached } from '../../http/responses.ts';
 import type { LinkService } from './links.service.ts';
 import { LinkViewSchema, SubmitBodySchema, SubmitResultSchema } from './links.schemas.ts';
 
@@ -20,11 +21,6 @@ async function refuseMalformedCode(request: FastifyRequest): Promise<void> {
   if (!isLinkCode((request.params as { code: string }).code)) throw notFound('There is no question at this link.');
 }
 
-/** The page a person answers on must never be cached or indexed (spec: answer-page endpoints). */
-function private_(reply: FastifyReply): void {
-  reply.header('cache-control', 'no-store');
-  reply.header('x-robots-tag', 'noindex');
-}
 
 export function linkRoutes(deps: { links: LinkService; config: Config }): FastifyPluginAsync {
   const { links, config } = deps;
@@ -43,7 +39,7 @@ export function linkRoutes(deps: { links: LinkService; config: Config }): Fastif
         response: { 200: RefOf(LinkViewSchema) },
       },
     }, async (request, reply) => {
-      private_(reply);
+      notCached(reply);
       return links.view(request.params.code);
     });
 
@@ -77,11 +73,11 @@ export function linkRoutes(deps: { links: LinkService; config: Config }): Fastif
         body: SubmitBodySchema,
         response: {
           200: SubmitResultSchema,
-          403: { description: '`human_check_failed`: the human check did not pass.', content: { 'application/json': { schema: { $ref: 'Error#' } } } },
+          403: errorResponse('`human_check_failed`: the human check did not pass.'),
         },
       },
     }, async (request, reply) => {
-      private_(reply);
+      notCached(reply);
       return links.submit(request.params.code, request.body, request.ip);
     });
 
@@ -99,7 +95,7 @@ export function linkRoutes(deps: { links: LinkService; config: Config }): Fastif
         response: { 200: Closed({ ok: Type.Literal(true) }) },
       },
     }, async (request, reply) => {
-      private_(reply);
+      notCached(reply);
       await links.started(request.params.code, request.body.nonce);
       return { ok: true as const };
     });

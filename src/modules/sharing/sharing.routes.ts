@@ -1,28 +1,15 @@
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { Closed, IdParams, RefOf } from '../../lib/typebox.ts';
 import { actorOf } from '../../http/auth.ts';
+import { constantHeader, errorResponse, privatePage } from '../../http/responses.ts';
 import { QuestionSchema } from '../questions/questions.schemas.ts';
 import type { SharingService } from './sharing.service.ts';
-import { CreateShareLinkBodySchema, PublicCodeParams, PublicResultsSchema, ShareBodySchema, ShareLinkParams, ShareLinkSchema, TokenParams } from './sharing.schemas.ts';
+import { CreateShareLinkBodySchema, PUBLIC_RESULTS_MAX_AGE_SECONDS, PublicCodeParams, PublicResultsSchema, ShareBodySchema, ShareLinkParams, ShareLinkSchema, TokenParams } from './sharing.schemas.ts';
 
 const TAG = ['Questions'];
 const PUBLIC_TAG = ['Public results'];
-const conflict = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: 'Error#' } } } });
-
-/** Public results may be cached briefly: turning the page off takes at most this long to reach every cache. */
-export const PUBLIC_RESULTS_MAX_AGE_SECONDS = 60;
-
-/** Results behind a private share link: never stored by a cache, never indexed, the token never sent on as a referrer. */
-export function privatePage(reply: FastifyReply): void {
-  reply.header('cache-control', 'no-store');
-  reply.header('x-robots-tag', 'noindex');
-  reply.header('referrer-policy', 'no-referrer');
-}
-
-/** A response header as @fastify/swagger wants it: the schema itself, which it wraps. */
-export const header = (value: string) => ({ type: 'string', enum: [value], description: `Always \`${value}\`.` });
 
 /** The public results page and private share links (docs/sharing.md). */
 export function sharingRoutes(deps: { sharing: SharingService }): FastifyPluginAsync {
@@ -44,7 +31,7 @@ export function sharingRoutes(deps: { sharing: SharingService }): FastifyPluginA
         body: ShareBodySchema,
         response: {
           200: Closed({ question: RefOf(QuestionSchema) }),
-          409: conflict('`conflict`: a question refused in review cannot be made public.'),
+          409: errorResponse('`conflict`: a question refused in review cannot be made public.'),
         },
       },
     }, async (request) => ({ question: await sharing.setPublic(actorOf(request), request.params.id, request.body.public) }));
@@ -62,7 +49,7 @@ export function sharingRoutes(deps: { sharing: SharingService }): FastifyPluginA
         body: CreateShareLinkBodySchema,
         response: {
           201: Closed({ shareLink: ShareLinkSchema }),
-          409: conflict('`conflict`: the question was refused in review, or it already has 50 working links.'),
+          409: errorResponse('`conflict`: the question was refused in review, or it already has 50 working links.'),
         },
       },
     }, async (request, reply) => {
@@ -108,7 +95,7 @@ export function sharingRoutes(deps: { sharing: SharingService }): FastifyPluginA
         response: {
           200: {
             description: 'The public question and result.',
-            headers: { 'Cache-Control': header(`public, max-age=${PUBLIC_RESULTS_MAX_AGE_SECONDS}`) },
+            headers: { 'Cache-Control': constantHeader(`public, max-age=${PUBLIC_RESULTS_MAX_AGE_SECONDS}`) },
             content: { 'application/json': { schema: PublicResultsSchema } },
           },
         },
@@ -135,8 +122,8 @@ export function sharingRoutes(deps: { sharing: SharingService }): FastifyPluginA
           200: {
             description: 'The shared question and result.',
             headers: {
-              'Cache-Control': header('no-store'),
-              'X-Robots-Tag': header('noindex'),
+              'Cache-Control': constantHeader('no-store'),
+              'X-Robots-Tag': constantHeader('noindex'),
             },
             content: { 'application/json': { schema: PublicResultsSchema } },
           },

@@ -3,6 +3,9 @@ import { Closed, DateTime, Nullable, RefOf } from '../../lib/typebox.ts';
 import { QuestionSchema } from '../questions/questions.schemas.ts';
 import { ResultSchema } from '../results/results.schemas.ts';
 
+/** Public results may be cached briefly: turning the page off takes at most this long to reach every cache. */
+export const PUBLIC_RESULTS_MAX_AGE_SECONDS = 60;
+
 export const ShareBodySchema = Closed({
   public: Type.Boolean({ description: 'true turns the public results page on (the question gets a `publicCode`), false turns it off (the code stops working for good).' }),
 });
