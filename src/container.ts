@@ -29,6 +29,7 @@ import { Timers } from './lib/timers.ts';
 import { createLinkService } from './modules/links/links.service.ts';
 import { createTurnstile } from './modules/links/turnstile.ts';
 import { createModerationService } from './modules/moderation/moderation.service.ts';
+import { createModerationRepository } from './modules/moderation/moderation.repository.ts';
 import { createSharingService } from './modules/sharing/sharing.service.ts';
 import { createInsights, translatorFor } from './modules/insights/insights.setup.ts';
 import { createAnswerTranslations } from './modules/answers/answer-translations.ts';
@@ -94,7 +95,7 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const resultAnswers = createAnswersService({ results });
   const waits = createWaitService({ db, notifier, lifecycle, results });
   const links = createLinkService({ db, clock, recorder: answers, humanCheck: createTurnstile(config.turnstile), lifecycle });
-  const moderation = createModerationService({ db, clock, questions: questionsRepo, credits: creditsRepo, insights, changed: effects.changed });
+  const moderation = createModerationService({ db, clock, repo: createModerationRepository(db), questions: questionsRepo, credits: creditsRepo, insights, changed: effects.changed });
   const sharing = createSharingService({ db, clock, questions: questionsRepo, results, publicBaseUrl: config.publicBaseUrl });
   const heatmaps = createHeatmapService({ results, sharing });
   return {

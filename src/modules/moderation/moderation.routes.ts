@@ -5,7 +5,7 @@ import { Closed, DateTime, IdParams, Nullable, RefOf } from '../../lib/typebox.t
 import { actorOf } from '../../http/auth.ts';
 import type { ModerationService } from './moderation.service.ts';
 import { AnswerParams, DisputeBodySchema, DisputeSchema, FlagBodySchema, FlagSchema, PinBodySchema } from './moderation.schemas.ts';
-import { disputeView } from './moderation.service.ts';
+import { disputeView } from './disputes.service.ts';
 
 const TAG = ['Questions'];
 const conflict = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: 'Error#' } } } });

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Point } from './clicks.ts';
 import { answerSentiment } from '../text/sentiment.ts';
+import type { Answer } from './results.schemas.ts';
 
 /**
  * The answers of one question as the results module holds them in memory: one query, only the
@@ -58,6 +59,13 @@ export interface LoadedAnswers {
   /** Highest seq read (0 when none): the next incremental read starts after it. */
   maxSeq: number;
 }
+
+/**
+ * An answer's flag as a Result shows it (docs/moderation.md): the latest flag of the answer, for
+ * the result builder. Answers removed after an upheld flag are left out of results by the builder
+ * itself (answers.removed).
+ */
+export type AnswerFlag = NonNullable<Answer['flag']>;
 
 export function createResultsRepository(db: Db) {
   return {
@@ -136,6 +144,30 @@ export function createResultsRepository(db: Db) {
         .where('question_id', '=', questionId)
         .executeTakeFirstOrThrow();
       return { removed: Number(row.removed), translated: Number(row.translated), pinned: (row.pinned ?? []).map(Number) };
+    },
+
+    /** The latest flag of each of these answers of one question; answers never flagged are absent. */
+    async latestFlags(questionId: string, attestationRefs: readonly string[], tx: Db = db): Promise<Map<string, AnswerFlag>> {
+      const flags = new Map<string, AnswerFlag>();
+      if (attestationRefs.length === 0) return flags;
+      const rows = await tx
+        .selectFrom('answer_flags')
+        .select(['attestation_ref', 'reason', 'status', 'refund_credits', 'created_at', 'decided_at'])
+        .where('question_id', '=', questionId)
+        .where('attestation_ref', 'in', [...attestationRefs])
+        .orderBy('seq')
+        .execute();
+      // Oldest first, so the latest flag of an answer wins.
+      for (const row of rows) {
+        flags.set(row.attestation_ref, {
+          reason: row.reason as AnswerFlag['reason'],
+          status: row.status as AnswerFlag['status'],
+          refundCredits: row.refund_credits,
+          createdAt: row.created_at.toISOString(),
+          decidedAt: row.decided_at?.toISOString() ?? null,
+        });
+      }
+      return flags;
     },
   };
 }

@@ -14,7 +14,6 @@ import { createResultsRepository, type AnswerRow } from './results.repository.ts
 import type { Answer, Result } from './results.schemas.ts';
 import { summarize } from './summary.ts';
 import { EVERY_QUESTION, type Notifier } from '../../lib/notifier.ts';
-import { flagsOf } from '../moderation/answer-flags.ts';
 
 export { RESULT_ANSWERS } from './result-view.ts';
 
@@ -122,7 +121,7 @@ function verificationLine(entry: ResultEntry, tier: number): string {
 export function createResultService(deps: { db: Db } & ResultServiceOptions) {
   const { db } = deps;
   const repo = createResultsRepository(db);
-  const answerFlags: AnswerFlagLookup = deps.answerFlags ?? ((id, refs) => flagsOf(db, id, refs));
+  const answerFlags: AnswerFlagLookup = deps.answerFlags ?? ((id, refs) => repo.latestFlags(id, refs));
   const cache = new WeightedLru<string, ResultEntry>(deps.cacheBytes ?? 64 * 1024 * 1024, deps.cacheEntries ?? 1000);
   /** Loads in flight, so concurrent readers of one version share one query. */
   const loading = new Map<string, { promise: Promise<ResultEntry>; dirty: boolean }>();
