@@ -16,6 +16,9 @@ export const ID_PREFIXES = {
   ticket: 'tkt',
   head: 'hd',
   answer: 'ans',
+  flag: 'flg',
+  dispute: 'dsp',
+  event: 'evt',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

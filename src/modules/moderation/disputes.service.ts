@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { randomBase62 } from '../../lib/base62.ts';
+import { newId } from '../../lib/ids.ts';
 import { AppError, notFound, validationError } from '../../lib/errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { CreditsRepository } from '../credits/credits.repository.ts';
@@ -95,7 +95,7 @@ export function createDisputeService(deps: {
           disputeBy: disputeBy.toISOString(),
         });
       }
-      const row = await repo.insertDispute({ id: `dsp_${randomBase62(20)}`, account_id: actor.accountId, question_id: questionId, key_id: actor.keyId, reason: text, created_at: now, decision_note: null, decided_at: null });
+      const row = await repo.insertDispute({ id: newId('dispute'), account_id: actor.accountId, question_id: questionId, key_id: actor.keyId, reason: text, created_at: now, decision_note: null, decided_at: null });
       if (!row) throw new AppError('conflict', 'A dispute of this question is already open; it will be answered by email and webhook (dispute.resolved).');
       return disputeRecord(row);
     },

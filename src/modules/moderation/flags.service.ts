@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { randomBase62 } from '../../lib/base62.ts';
+import { newId } from '../../lib/ids.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { CreditsRepository } from '../credits/credits.repository.ts';
@@ -75,7 +75,7 @@ export function createFlagService(deps: {
         if (open) throw new AppError('conflict', 'This answer already has an open flag waiting for review.', { flagId: open.id });
         const row = await repo.insertFlag(
           {
-            id: `flg_${randomBase62(20)}`,
+            id: newId('flag'),
             account_id: actor.accountId,
             question_id: questionId,
             answer_id: answer.id,
