@@ -4,6 +4,7 @@ import type { Database } from './db/database.ts';
 import { createAccountsRepository } from './modules/accounts/accounts.repository.ts';
 import { createAccountsService } from './modules/accounts/accounts.service.ts';
 import { createPoolRepository } from './modules/panel/pool.repository.ts';
+import { createHeadsRepository } from './modules/panel/heads.repository.ts';
 import { createPoolService } from './modules/panel/pool.service.ts';
 import { createEstimateService } from './modules/estimate/estimate.service.ts';
 import { createCataloguesRepository } from './modules/catalogues/catalogues.repository.ts';
@@ -21,6 +22,7 @@ import { createAskService } from './modules/questions/ask.service.ts';
 import { createQuestionsService } from './modules/questions/questions.service.ts';
 import { createAddHeadsService } from './modules/questions/add-heads.service.ts';
 import { createAnswerRecordingService } from './modules/answers/answer-recording.service.ts';
+import { createAnswersRepository } from './modules/answers/answers.repository.ts';
 import { createResultService } from './modules/results/results.service.ts';
 import { createAnswersService } from './modules/results/answer-list.service.ts';
 import { createWaitService } from './modules/questions/wait.service.ts';
@@ -86,10 +88,12 @@ export function createContainer(config: Config, database: Database, clock: Clock
   });
   const questions = createQuestionsService({ db, clock, repo: questionsRepo, lifecycle, publicBaseUrl: config.publicBaseUrl });
   const addHeads = createAddHeadsService({ db, clock, questions: questionsRepo, holds, pool, effects, publicBaseUrl: config.publicBaseUrl });
-  const answers = createAnswerRecordingService({ db, clock, questions: questionsRepo, holds, lifecycle, changed: effects.changed });
+  const heads = createHeadsRepository(db);
+  const answersRepo = createAnswersRepository(db);
+  const answers = createAnswerRecordingService({ db, clock, repo: answersRepo, heads, questions: questionsRepo, holds, lifecycle, changed: effects.changed });
   const translator = translatorFor(config);
   const insights = createInsights(config, db, clock, translator);
-  const answerTranslations = createAnswerTranslations({ db, clock, translator, changed: effects.changed });
+  const answerTranslations = createAnswerTranslations({ db, repo: answersRepo, clock, translator, changed: effects.changed });
   const heatmapUrl = heatmapUrls(config.publicBaseUrl);
   const results = createResultService({ db, notifier, insights, heatmapUrl: (id, filter) => heatmapUrl.owner(id, filter) });
   const resultAnswers = createAnswersService({ results });
@@ -99,7 +103,7 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const sharing = createSharingService({ db, clock, questions: questionsRepo, results, publicBaseUrl: config.publicBaseUrl });
   const heatmaps = createHeatmapService({ results, sharing });
   return {
-    insights, answerTranslations,
+    insights, answerTranslations, heads,
     config, clock, database, db, accounts, pool, estimates, catalogues, credits, drafts, projects,
     notifier, timers, holds, lifecycle, asks, questions, addHeads, answers, results, resultAnswers, waits, links,
     moderation, sharing, heatmaps,

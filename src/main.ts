@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   // Development only (config refuses it in production); one per worker, never on API-only nodes.
   const simulator =
     config.simAnswersPerMinute > 0 && config.role !== 'api'
-      ? createSimulator({ db: database.db, clock: container.clock, recorder: container.answers, answersPerMinute: config.simAnswersPerMinute, seed: config.simSeed, log: app.log.child({ module: 'simulator' }) })
+      ? createSimulator({ heads: container.heads, clock: container.clock, recorder: container.answers, answersPerMinute: config.simAnswersPerMinute, seed: config.simSeed, log: app.log.child({ module: 'simulator' }) })
       : null;
   simulator?.start(1000);
   if (simulator) app.log.info({ answersPerMinute: config.simAnswersPerMinute }, 'simulated heads answer live questions (development only)');

@@ -7,7 +7,9 @@ import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { seedSimulatedPanel } from '../../src/modules/panel/panel-seed.ts';
 import { createSimulator, type Simulator } from '../../src/modules/panel/simulator.ts';
 import { createPoolRepository } from '../../src/modules/panel/pool.repository.ts';
+import { createHeadsRepository } from '../../src/modules/panel/heads.repository.ts';
 import { createAnswerRecordingService } from '../../src/modules/answers/answer-recording.service.ts';
+import { createAnswersRepository } from '../../src/modules/answers/answers.repository.ts';
 import { readAnswer, type AnswerInput } from '../../src/modules/draft/answer-format.ts';
 import { createQuestionsRepository } from '../../src/modules/questions/questions.repository.ts';
 import { createLifecycleService } from '../../src/modules/questions/lifecycle.service.ts';
@@ -33,7 +35,7 @@ function recorderFor(db: Db, clock: Clock) {
   const questions = createQuestionsRepository(db);
   const holds = createCreditHolds(createCreditsRepository(db));
   const lifecycle = createLifecycleService({ db, clock, questions, holds, effects: { changed() {}, async wentLive() {} }, publicBaseUrl: 'http://localhost:8080' });
-  return createAnswerRecordingService({ db, clock, questions, holds, lifecycle, changed() {} });
+  return createAnswerRecordingService({ db, clock, repo: createAnswersRepository(db), heads: createHeadsRepository(db), questions, holds, lifecycle, changed() {} });
 }
 
 interface QuestionSpec {
@@ -103,7 +105,7 @@ describe('simulator', () => {
   const errors: unknown[] = [];
   const log = { info() {}, error: (obj: object) => void errors.push(obj) };
   let recorder: ReturnType<typeof recorderFor>;
-  const simulator = (answersPerMinute = 25, seed = SEED) => createSimulator({ db: t.db, clock: t.clock, recorder, answersPerMinute, seed, log });
+  const simulator = (answersPerMinute = 25, seed = SEED) => createSimulator({ heads: createHeadsRepository(t.db), clock: t.clock, recorder, answersPerMinute, seed, log });
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -299,7 +301,7 @@ describe('simulator', () => {
     const actor = { accountId: paying, keyId: null, scopes: [] as string[], dailyCapCredits: null };
     const asked = await asks.ask(actor, { draft: { type: 'single_choice', text: 'Which colour for the van?', options: opts('Red', 'White'), n: 20 } }, 'simulator-money-1');
     const id = asked.body.question.id;
-    const sim = createSimulator({ db: t.db, clock: t.clock, recorder: answers, answersPerMinute: 25, seed: SEED, log });
+    const sim = createSimulator({ heads: createHeadsRepository(t.db), clock: t.clock, recorder: answers, answersPerMinute: 25, seed: SEED, log });
     await runUntil(t, sim, async () => (await statusOf(t.db, id)).status === 'complete', 1000, 240_000);
     const q = await t.db.selectFrom('questions').select(['answered', 'credits_per_answer', 'credits_reserved', 'credits_spent', 'credits_refunded']).where('id', '=', id).executeTakeFirstOrThrow();
     expect(q.answered).toBe(20);
@@ -338,7 +340,7 @@ describe('simulator determinism', () => {
       const recorder = recorderFor(t.db, t.clock);
       await insertQuestion(t.db, t.clock, accountId, { id: 'q_determinismAAAAAAAAAAA', draft: { type: 'ranking', text: 'Order', options: opts('Price', 'Speed', 'Support'), reason: 'optional', n: 30 } });
       await insertQuestion(t.db, t.clock, accountId, { id: 'q_determinismBBBBBBBBBBB', draft: { type: 'free_text', text: 'Say something', language: 'es', targeting: { countries: ['US', 'GB', 'IN'], tags: [] }, n: 30 } });
-      const sim = createSimulator({ db: t.db, clock: t.clock, recorder, answersPerMinute: 25, seed });
+      const sim = createSimulator({ heads: createHeadsRepository(t.db), clock: t.clock, recorder, answersPerMinute: 25, seed });
       for (let i = 0; i < seconds; i++) {
         t.clock.advance(1000);
         await sim.tick(1000);

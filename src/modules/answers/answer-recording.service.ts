@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -8,10 +7,12 @@ import { notFound, validationError } from '../../lib/errors.ts';
 import type { CreditHolds } from '../credits/credits.holds.ts';
 import type { QuestionsRepository } from '../questions/questions.repository.ts';
 import type { LifecycleService } from '../questions/lifecycle.service.ts';
-import type { NormalizedDraft } from '../draft/draft-defaults.ts';
 import { readAnswer, storedAnswer, type AnswerInput } from '../draft/answer-format.ts';
+import { storedDraft } from '../draft/stored-draft.ts';
 import { answerSentiment } from '../text/sentiment.ts';
-import { applyTargeting } from '../panel/targeting.ts';
+import type { HeadsRepository } from '../panel/heads.repository.ts';
+import type { Targeting } from '../panel/targeting.ts';
+import type { AnswersRepository } from './answers.repository.ts';
 
 /**
  * The one way an answer enters Headcount, whoever gives it (a head in the app, a simulated head,
@@ -61,43 +62,27 @@ export interface QuestionAfter {
 export function createAnswerRecordingService(deps: {
   db: Db;
   clock: Clock;
+  repo: AnswersRepository;
+  heads: Pick<HeadsRepository, 'findTargeted'>;
   questions: QuestionsRepository;
   holds: CreditHolds;
   lifecycle: Pick<LifecycleService, 'close' | 'afterCommit'>;
   changed(questionId: string): void;
 }) {
-  const { db, clock, questions, holds } = deps;
+  const { db, clock, repo, heads, questions, holds } = deps;
 
   /**
    * Panel heads only: a follow-up goes to the heads who answered its parent, and variants of one
    * question go to disjoint heads (docs/asking.md).
    */
   async function eligible(tx: Db, q: { id: string; parent_id: string | null; variant_group: string | null }, headId: string): Promise<boolean> {
-    if (q.parent_id) {
-      const answeredParent = await tx.selectFrom('answers').select('id').where('question_id', '=', q.parent_id).where('head_id', '=', headId).executeTakeFirst();
-      if (!answeredParent) return false;
-    }
-    const group = q.variant_group ?? q.id;
-    const inGroup = await tx
-      .selectFrom('answers as a')
-      .innerJoin('questions as g', 'g.id', 'a.question_id')
-      .select('a.id')
-      .where('a.head_id', '=', headId)
-      .where('g.id', '<>', q.id)
-      .where((eb) => eb.or([eb('g.id', '=', group), eb('g.variant_group', '=', group)]))
-      .limit(1)
-      .executeTakeFirst();
-    return !inGroup;
+    if (q.parent_id && !(await repo.hasAnswered(q.parent_id, headId, tx))) return false;
+    return !(await repo.answeredOtherVariant(headId, q.id, q.variant_group ?? q.id, tx));
   }
 
   /** The head, if it exists and the question's targeting and tier reach it (a follow-up: any head; see eligible). */
-  async function matchingHead(tx: Db, q: { parent_id: string | null; tier: number; draft: unknown }, headId: string) {
-    const draft = q.draft as NormalizedDraft;
-    return applyTargeting(
-      tx.selectFrom('heads as h').select(['h.tier', 'h.country', 'h.age_band', 'h.gender', 'h.tags']).where('h.id', '=', headId),
-      q.parent_id ? {} : draft.targeting,
-      q.parent_id ? null : q.tier,
-    ).executeTakeFirst();
+  function matchingHead(tx: Db, q: { parent_id: string | null; tier: number }, targeting: Targeting, headId: string) {
+    return heads.findTargeted(headId, q.parent_id ? {} : targeting, q.parent_id ? null : q.tier, tx);
   }
 
   return {
@@ -117,7 +102,7 @@ export function createAnswerRecordingService(deps: {
         // A retried page load (same nonce) gets its first outcome back; the question row lock
         // orders it after the first attempt, so it can never be recorded twice.
         if (extra.nonce) {
-          const earlier = await tx.selectFrom('answers').select(['attestation_ref']).where('question_id', '=', q.id).where('nonce', '=', extra.nonce).executeTakeFirst();
+          const earlier = await repo.findByNonce(q.id, extra.nonce, tx);
           if (earlier) return { accepted: true, state: q.status === 'live' ? 'live' : q.answered >= q.n ? 'full' : 'closed', attestationRef: earlier.attestation_ref, replayed: true };
         }
         if (q.status === 'scheduled') return { accepted: false, state: 'scheduled', reason: 'not_live' };
@@ -126,23 +111,22 @@ export function createAnswerRecordingService(deps: {
         // Past its window a question takes no more answers, even before the expiry job runs.
         if (q.closes_at && q.closes_at <= clock.now()) return { accepted: false, state: 'closed', reason: 'not_live' };
 
-        const draft = q.draft as unknown as NormalizedDraft;
+        const draft = storedDraft(q.draft);
         const read = readAnswer(draft, answer);
         if (Array.isArray(read)) throw validationError(read);
 
         let profile = from;
         if (from.headId) {
           // A panel head's profile comes from the panel, not from the caller, and must match the targeting.
-          const head = await matchingHead(tx, q, from.headId);
+          const head = await matchingHead(tx, q, draft.targeting, from.headId);
           if (!head || !(await eligible(tx, q, from.headId))) return { accepted: false, state: 'live', reason: 'not_eligible' };
           profile = { ...from, tier: head.tier, country: head.country, ageBand: head.age_band, gender: head.gender, tags: head.tags };
         }
 
         const at = clock.now();
         const attestationRef = `att_${randomBase62(16)}`;
-        const inserted = await tx
-          .insertInto('answers')
-          .values({
+        const inserted = await repo.insert(
+          {
             id: newId('answer'),
             question_id: q.id,
             head_id: from.headId,
@@ -151,7 +135,7 @@ export function createAnswerRecordingService(deps: {
             country: profile.country ?? null,
             age_band: profile.ageBand ?? null,
             gender: profile.gender ?? null,
-            tags: sql`${sql.val(profile.tags ?? [])}::text[]` as never,
+            tags: profile.tags ?? [],
             answer: JSON.stringify(storedAnswer(answer, read)),
             option_label: read.optionLabel,
             text: read.text,
@@ -164,10 +148,9 @@ export function createAnswerRecordingService(deps: {
             interrupted: extra.interrupted ?? false,
             sentiment: answerSentiment(draft.language, read.text, read.reason),
             answered_at: at,
-          })
-          .onConflict((oc) => oc.columns(['question_id', 'head_id']).where('head_id', 'is not', null).doNothing())
-          .returning('id')
-          .executeTakeFirst();
+          },
+          tx,
+        );
         if (!inserted) return { accepted: false, state: 'live', reason: 'already_answered' };
 
         const tally = { ...q.tally };

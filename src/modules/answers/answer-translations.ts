@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Translator } from '../text/translate.ts';
+import type { AnswersRepository, AnswerToTranslate } from './answers.repository.ts';
 
 /**
  * Translations of written answers (docs/results.md "Translations"). When a translation engine is
@@ -25,20 +25,11 @@ const RECENT_MS = 24 * 3600 * 1000;
 
 const base = (language: string) => language.toLowerCase().split(/[-_]/)[0];
 
-interface Waiting {
-  id: string;
-  question_id: string;
-  text: string | null;
-  reason: string | null;
-  from: string;
-  to: string;
-}
-
-export function createAnswerTranslations(deps: { db: Db; clock: Clock; translator: Translator; changed(questionId: string): void }) {
-  const { db, clock, translator } = deps;
+export function createAnswerTranslations(deps: { db: Db; repo: AnswersRepository; clock: Clock; translator: Translator; changed(questionId: string): void }) {
+  const { db, repo, clock, translator } = deps;
 
   /** Translates one batch of one question's answers; false when the engine gave nothing usable. */
-  async function translateBatch(batch: Waiting[]): Promise<boolean> {
+  async function translateBatch(batch: AnswerToTranslate[]): Promise<boolean> {
     const { from, to } = batch[0];
     const texts: string[] = [];
     for (const a of batch) {
@@ -48,7 +39,7 @@ export function createAnswerTranslations(deps: { db: Db; clock: Clock; translato
     const out = await translator.translate(texts, from, to);
     return inTransaction(db, async (tx) => {
       if (!out) {
-        await tx.updateTable('answers').set({ translation_attempts: sql`translation_attempts + 1` }).where('id', 'in', batch.map((a) => a.id)).execute();
+        await repo.countTranslationAttempt(batch.map((a) => a.id), tx);
         return false;
       }
       let k = 0;
@@ -56,7 +47,7 @@ export function createAnswerTranslations(deps: { db: Db; clock: Clock; translato
         const translatedText = a.text ? out[k++] : null;
         const translatedReason = a.reason ? out[k++] : null;
         // Only if still waiting: another process may have translated it meanwhile.
-        await tx.updateTable('answers').set({ translated_text: translatedText, translated_reason: translatedReason, translated_to: to }).where('id', '=', a.id).where('translated_to', 'is', null).execute();
+        await repo.saveTranslation(a.id, { text: translatedText, reason: translatedReason, to }, tx);
       }
       return true;
     });
@@ -72,21 +63,8 @@ export function createAnswerTranslations(deps: { db: Db; clock: Clock; translato
      */
     async pass(limit = 200): Promise<{ taken: number; translated: number }> {
       if (!translator.enabled) return { taken: 0, translated: 0 };
-      const waiting = (await db
-        .selectFrom('questions as q')
-        .innerJoin('accounts as acc', 'acc.id', 'q.account_id')
-        .innerJoin('answers as a', 'a.question_id', 'q.id')
-        .select(['a.id', 'a.question_id', 'a.text', 'a.reason', sql<string>`q.draft->>'language'`.as('from'), 'acc.language as to'])
-        .where((eb) => eb.or([eb('q.status', '=', 'live'), eb('q.closed_at', '>', new Date(clock.now().getTime() - RECENT_MS))]))
-        .where(sql<boolean>`split_part(lower(q.draft->>'language'), '-', 1) <> split_part(lower(acc.language), '-', 1)`)
-        .where('a.translated_to', 'is', null)
-        .where('a.removed', '=', false)
-        .where((eb) => eb.or([eb('a.text', 'is not', null), eb('a.reason', 'is not', null)]))
-        .where('a.translation_attempts', '<', MAX_ATTEMPTS)
-        .orderBy('a.seq')
-        .limit(limit)
-        .execute()) as Waiting[];
-      const byQuestion = new Map<string, Waiting[]>();
+      const waiting = await repo.waitingForTranslation(new Date(clock.now().getTime() - RECENT_MS), MAX_ATTEMPTS, limit);
+      const byQuestion = new Map<string, AnswerToTranslate[]>();
       for (const a of waiting) {
         if (base(a.from) === base(a.to)) continue;
         const list = byQuestion.get(a.question_id) ?? byQuestion.set(a.question_id, []).get(a.question_id)!;

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
@@ -6,6 +5,7 @@ import { seededRng, weightedPick, type Rng } from '../../lib/random.ts';
 import { ANSWERING_COUNTRIES } from '../draft/countries.data.ts';
 import { TAG_GROUP_DATA } from '../draft/tags.data.ts';
 import { AGE_BANDS, GENDERS } from '../draft/question-types.ts';
+import { createHeadsRepository, type SeededHead } from './heads.repository.ts';
 
 /**
  * The synthetic panel of development (ARCHITECTURE §4 "Panel"): heads with a realistic spread of
@@ -20,20 +20,6 @@ const AGE_WEIGHTS: Record<string, number> = { '18-24': 18, '25-34': 27, '35-44':
 const GENDER_WEIGHTS: Record<string, number> = { woman: 49, man: 48.5, non_binary: 2.5 };
 /** Share of heads who carry a tag of each group (people fill in some of their profile, not all). */
 const GROUP_FILL = 0.55;
-
-export interface SeededHead {
-  id: string;
-  country: string;
-  tier: number;
-  age_band: string;
-  gender: string;
-  tags: string[];
-  verified_age: boolean;
-  language: string;
-  simulated: boolean;
-  last_seen_at: Date;
-  created_at: Date;
-}
 
 export function generateHeads(size: number, now: Date, rng: Rng = seededRng(20261122)): SeededHead[] {
   const heads: SeededHead[] = [];
@@ -68,17 +54,18 @@ export function generateHeads(size: number, now: Date, rng: Rng = seededRng(2026
   return heads;
 }
 
-/** Seeds the panel unless it was seeded before; returns how many heads were added. */
+/**
+ * Seeds the panel unless it was seeded before; returns how many heads were added. Takes the
+ * database rather than a repository: it runs once at start-up (main, tests, the bench), before or
+ * beside any container, and opens its own transaction on it.
+ */
 export async function seedSimulatedPanel(db: Db, options: { size: number; clock: Clock; seed?: number }): Promise<number> {
   if (options.size <= 0) return 0;
+  const repo = createHeadsRepository(db);
   return db.transaction().execute(async (tx) => {
-    const claimed = await tx.insertInto('system_markers').values({ name: MARKER }).onConflict((oc) => oc.doNothing()).returning('name').executeTakeFirst();
-    if (!claimed) return 0;
+    if (!(await repo.claimMarker(MARKER, tx))) return 0;
     const heads = generateHeads(options.size, options.clock.now(), seededRng(options.seed ?? 20261122));
-    for (let i = 0; i < heads.length; i += BATCH) {
-      const batch = heads.slice(i, i + BATCH).map((h) => ({ ...h, tags: sql<string[]>`${sql.val(h.tags)}::text[]` }));
-      await tx.insertInto('heads').values(batch as never).execute();
-    }
+    for (let i = 0; i < heads.length; i += BATCH) await repo.insertHeads(heads.slice(i, i + BATCH), tx);
     return heads.length;
   });
 }

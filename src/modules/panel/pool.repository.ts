@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { applyTargeting } from './targeting.ts';
+import { applyTargeting } from './heads.repository.ts';
 
 export interface PoolQuery {
   countries: string[];
@@ -18,7 +18,7 @@ export interface PoolCount {
   active: number;
 }
 
-/** How many heads a question can reach (targeting.ts says which). */
+/** How many heads a question can reach (targeting.ts says which; heads.repository.ts `applyTargeting` asks). */
 export function createPoolRepository(db: Db) {
   return {
     async count(query: PoolQuery, now: Date): Promise<PoolCount> {

@@ -1,10 +1,8 @@
-import { applyTargeting } from './targeting.ts';
-import { sql } from 'kysely';
-import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { seededRng, type Rng } from '../../lib/random.ts';
-import type { AnswerRecordingService } from '../answers/answer-recording.service.ts';
-import type { NormalizedDraft } from '../draft/draft-defaults.ts';
+import type { AnswerInput } from '../draft/answer-format.ts';
+import { storedDraft, type StoredDraft } from '../draft/stored-draft.ts';
+import type { HeadsRepository, SimulatedQuestionRow } from './heads.repository.ts';
 import { deriveSeed, dwellMs, generateAnswer, poisson, questionProfile, type QuestionProfile } from './simulated-answers.ts';
 
 /**
@@ -25,10 +23,24 @@ export interface SimulatorLog {
   error(obj: object, msg?: string): void;
 }
 
+/**
+ * What the simulator needs of the answer-recording service (answers/answer-recording.service.ts),
+ * which the container hands in. Said here rather than imported: the answers folder imports the
+ * panel's (targeting, heads), so the panel folder must not import it back (no folder loop).
+ */
+export interface SimulatedAnswerRecorder {
+  record(
+    questionId: string,
+    from: { headId: string; source: 'simulator'; tier: number; country: string; ageBand: string; gender: string; tags: string[] },
+    answer: AnswerInput,
+    extra: { dwellMs: number },
+  ): Promise<{ accepted: boolean; completed?: boolean; reason?: string }>;
+}
+
 export interface SimulatorDeps {
-  db: Db;
+  heads: HeadsRepository;
   clock: Clock;
-  recorder: { record: AnswerRecordingService['record'] };
+  recorder: SimulatedAnswerRecorder;
   answersPerMinute: number;
   seed: number;
   log?: SimulatorLog;
@@ -43,30 +55,13 @@ export interface Simulator {
   stop(): Promise<void>;
 }
 
-interface LiveQuestion {
-  id: string;
-  draft: NormalizedDraft;
-  n: number;
-  answered: number;
-  tier: number;
-  parent_id: string | null;
-  variant_group: string | null;
-}
-
-interface Candidate {
-  id: string;
-  tier: number;
-  country: string;
-  age_band: string;
-  gender: string;
-  tags: string[];
-}
+type LiveQuestion = Omit<SimulatedQuestionRow, 'draft'> & { draft: StoredDraft };
 
 /** A paused process (a laptop lid) does not come back to a flood: at most this much time per tick. */
 const MAX_TICK_MS = 60_000;
 
 export function createSimulator(deps: SimulatorDeps): Simulator {
-  const { db, clock, recorder, log } = deps;
+  const { heads: repo, clock, recorder, log } = deps;
   /** Per question: its profile and its random stream (dropped once it is no longer answerable). */
   const states = new Map<string, { profile: QuestionProfile; rng: Rng }>();
   let chain: Promise<unknown> = Promise.resolve();
@@ -84,66 +79,27 @@ export function createSimulator(deps: SimulatorDeps): Simulator {
     return state;
   }
 
-  async function liveQuestions(now: Date): Promise<LiveQuestion[]> {
-    const rows = await db
-      .selectFrom('questions')
-      .select(['id', 'draft', 'n', 'answered', 'tier', 'parent_id', 'variant_group'])
-      .where('status', '=', 'live')
-      // Private questions are answered through their link only.
-      .where('private', '=', false)
-      .where(sql<boolean>`answered < n`)
-      // Past its window the expiry job closes it; do not slip answers in before that.
-      .where((eb) => eb.or([eb('closes_at', 'is', null), eb('closes_at', '>', now)]))
-      .orderBy('seq')
-      .execute();
-    return rows.map((r) => ({ ...r, draft: r.draft as unknown as NormalizedDraft }));
-  }
-
   /**
-   * Simulated heads who may answer `q`, in an order fixed by `salt`, at most `limit`.
-   * Targeting as in targeting.ts (shared with the pool count and the recorder). Then what the recorder
-   * checks (answer-recording.service.ts `eligible`): not answered yet, a follow-up only to heads
-   * who answered its parent, and one question per head in a variant group.
+   * Simulated heads who may answer `q`, in an order fixed by `salt`, at most `limit`: reached by
+   * its targeting and tier, and eligible as the recorder checks it (heads.repository.ts).
    */
-  async function candidates(q: LiveQuestion, salt: number, limit: number): Promise<Candidate[]> {
-    // A follow-up goes to the heads who answered its parent, whatever their profile.
-    let query = applyTargeting(
-      db.selectFrom('heads as h').select(['h.id', 'h.tier', 'h.country', 'h.age_band', 'h.gender', 'h.tags']).where('h.simulated', '=', true),
-      q.parent_id ? {} : (q.draft.targeting ?? {}),
-      q.parent_id ? null : q.tier,
-    );
-    query = query.where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('answers as a').select(sql`1`.as('one')).whereRef('a.head_id', '=', 'h.id').where('a.question_id', '=', q.id))),
-    );
-    if (q.parent_id) {
-      const parentId = q.parent_id;
-      query = query.where(({ exists, selectFrom }) =>
-        exists(selectFrom('answers as p').select(sql`1`.as('one')).whereRef('p.head_id', '=', 'h.id').where('p.question_id', '=', parentId)),
-      );
-    }
-    const group = q.variant_group ?? q.id;
-    query = query.where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('answers as va')
-            .innerJoin('questions as g', 'g.id', 'va.question_id')
-            .select(sql`1`.as('one'))
-            .whereRef('va.head_id', '=', 'h.id')
-            .where('g.id', '<>', q.id)
-            .where((eb) => eb.or([eb('g.id', '=', group), eb('g.variant_group', '=', group)])),
-        ),
-      ),
-    );
-    const rows = await query
-      .orderBy(sql`md5(${String(salt)} || ':' || extract(epoch from h.created_at)::text || h.country || h.age_band || h.gender || h.tier::text)`)
-      .orderBy('h.id')
-      .limit(limit)
-      .execute();
-    return rows as Candidate[];
+  function candidates(q: LiveQuestion, salt: number, limit: number) {
+    return repo.simulatedCandidates({
+      questionId: q.id,
+      parentId: q.parent_id,
+      // Variants of one question go to disjoint heads; a question without variants is its own group.
+      group: q.variant_group ?? q.id,
+      // A follow-up goes to the heads who answered its parent, whatever their profile.
+      targeting: q.parent_id ? {} : q.draft.targeting,
+      tier: q.parent_id ? null : q.tier,
+      salt,
+      limit,
+    });
   }
 
   /** Answers of one question for this tick; adds the heads whose answer was accepted to `answeredBy`. */
-  async function answerQuestion(q: LiveQuestion, elapsedMs: number, answeredBy: string[]): Promise<void> {
+  async function answerQuestion(row: SimulatedQuestionRow, elapsedMs: number, answeredBy: string[]): Promise<void> {
+    const q: LiveQuestion = { ...row, draft: storedDraft(row.draft) };
     const { profile, rng } = stateOf(q);
     const expected = (deps.answersPerMinute * elapsedMs) / 60_000;
     const want = Math.min(poisson(rng, expected), q.n - q.answered);
@@ -171,7 +127,7 @@ export function createSimulator(deps: SimulatorDeps): Simulator {
   async function runTick(elapsedMs: number): Promise<number> {
     if (!(deps.answersPerMinute > 0) || !(elapsedMs > 0)) return 0;
     const slice = Math.min(elapsedMs, MAX_TICK_MS);
-    const questions = await liveQuestions(clock.now());
+    const questions = await repo.liveQuestionsToSimulate(clock.now());
     const live = new Set(questions.map((q) => q.id));
     for (const id of states.keys()) if (!live.has(id)) states.delete(id);
 
@@ -185,7 +141,7 @@ export function createSimulator(deps: SimulatorDeps): Simulator {
     }
     if (answeredBy.length) {
       try {
-        await db.updateTable('heads').set({ last_seen_at: clock.now() }).where('id', 'in', [...new Set(answeredBy)]).execute();
+        await repo.markSeen([...new Set(answeredBy)], clock.now());
       } catch (error) {
         log?.error({ err: error }, 'simulator could not update last_seen_at');
       }
