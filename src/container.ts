@@ -17,6 +17,7 @@ import { createCreditHolds } from './modules/credits/credits.holds.ts';
 import { createProjectsRepository } from './modules/projects/projects.repository.ts';
 import { createProjectsService } from './modules/projects/projects.service.ts';
 import { createQuestionsRepository } from './modules/questions/questions.repository.ts';
+import { createIdempotencyRepository } from './modules/questions/idempotency.repository.ts';
 import { createLifecycleService } from './modules/questions/lifecycle.service.ts';
 import { createAskService } from './modules/questions/ask.service.ts';
 import { createQuestionsService } from './modules/questions/questions.service.ts';
@@ -29,10 +30,12 @@ import { createWaitService } from './modules/questions/wait.service.ts';
 import { createLocalNotifier, type Notifier } from './lib/notifier.ts';
 import { Timers } from './lib/timers.ts';
 import { createLinkService } from './modules/links/links.service.ts';
+import { createLinksRepository } from './modules/links/links.repository.ts';
 import { createTurnstile } from './modules/links/turnstile.ts';
 import { createModerationService } from './modules/moderation/moderation.service.ts';
 import { createModerationRepository } from './modules/moderation/moderation.repository.ts';
 import { createSharingService } from './modules/sharing/sharing.service.ts';
+import { createSharingRepository } from './modules/sharing/sharing.repository.ts';
 import { createInsights, translatorFor } from './modules/insights/insights.setup.ts';
 import { createAnswerTranslations } from './modules/answers/answer-translations.ts';
 import { createHeatmapService } from './modules/exports/heatmap.service.ts';
@@ -60,7 +63,8 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const creditsRepo = createCreditsRepository(db);
   const credits = createCreditsService({ db, repo: creditsRepo, accounts: accountsRepo, clock });
   const drafts = createDraftsService({ repo: createDraftsRepository(db), clock });
-  const projects = createProjectsService({ repo: createProjectsRepository(db), clock });
+  const projectsRepo = createProjectsRepository(db);
+  const projects = createProjectsService({ repo: projectsRepo, clock });
   const notifier = options.notifier ?? createLocalNotifier();
   const timers = new Timers();
   const holds = createCreditHolds(creditsRepo);
@@ -75,6 +79,8 @@ export function createContainer(config: Config, database: Database, clock: Clock
     clock,
     questions: questionsRepo,
     drafts: createDraftsRepository(db),
+    projects: projectsRepo,
+    idempotency: createIdempotencyRepository(db),
     holds,
     pool,
     publicBaseUrl: config.publicBaseUrl,
@@ -86,7 +92,7 @@ export function createContainer(config: Config, database: Database, clock: Clock
       },
     },
   });
-  const questions = createQuestionsService({ db, clock, repo: questionsRepo, lifecycle, publicBaseUrl: config.publicBaseUrl });
+  const questions = createQuestionsService({ db, clock, repo: questionsRepo, projects: projectsRepo, lifecycle, publicBaseUrl: config.publicBaseUrl });
   const addHeads = createAddHeadsService({ db, clock, questions: questionsRepo, holds, pool, effects, publicBaseUrl: config.publicBaseUrl });
   const heads = createHeadsRepository(db);
   const answersRepo = createAnswersRepository(db);
@@ -95,12 +101,12 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const insights = createInsights(config, db, clock, translator);
   const answerTranslations = createAnswerTranslations({ db, repo: answersRepo, clock, translator, changed: effects.changed });
   const heatmapUrl = heatmapUrls(config.publicBaseUrl);
-  const results = createResultService({ db, notifier, insights, heatmapUrl: (id, filter) => heatmapUrl.owner(id, filter) });
+  const results = createResultService({ db, questions: questionsRepo, notifier, insights, heatmapUrl: (id, filter) => heatmapUrl.owner(id, filter) });
   const resultAnswers = createAnswersService({ results });
-  const waits = createWaitService({ db, notifier, lifecycle, results });
-  const links = createLinkService({ db, clock, recorder: answers, humanCheck: createTurnstile(config.turnstile), lifecycle });
+  const waits = createWaitService({ questions: questionsRepo, notifier, lifecycle, results });
+  const links = createLinkService({ repo: createLinksRepository(db), clock, recorder: answers, humanCheck: createTurnstile(config.turnstile), lifecycle });
   const moderation = createModerationService({ db, clock, repo: createModerationRepository(db), questions: questionsRepo, credits: creditsRepo, insights, changed: effects.changed });
-  const sharing = createSharingService({ db, clock, questions: questionsRepo, results, publicBaseUrl: config.publicBaseUrl });
+  const sharing = createSharingService({ db, clock, repo: createSharingRepository(db), questions: questionsRepo, results, publicBaseUrl: config.publicBaseUrl });
   const heatmaps = createHeatmapService({ results, sharing });
   return {
     insights, answerTranslations, heads,

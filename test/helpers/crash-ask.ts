@@ -20,6 +20,8 @@ import { systemClock } from '../../src/lib/clock.ts';
 import { createAskService } from '../../src/modules/questions/ask.service.ts';
 import { createQuestionsRepository } from '../../src/modules/questions/questions.repository.ts';
 import { createDraftsRepository } from '../../src/modules/drafts/drafts.repository.ts';
+import { createProjectsRepository } from '../../src/modules/projects/projects.repository.ts';
+import { createIdempotencyRepository } from '../../src/modules/questions/idempotency.repository.ts';
 import type { CreditHolds } from '../../src/modules/credits/credits.holds.ts';
 
 type Mode = 'after-ask' | 'after-commit' | 'before-commit';
@@ -56,6 +58,8 @@ try {
       clock: systemClock,
       questions: createQuestionsRepository(database.db),
       drafts: createDraftsRepository(database.db),
+      projects: createProjectsRepository(database.db),
+      idempotency: createIdempotencyRepository(database.db),
       holds,
       pool: container.pool,
       publicBaseUrl: config.publicBaseUrl,

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.ts';
-import { randomBase62 } from '../../lib/base62.ts';
+import { newId } from '../../lib/ids.ts';
+import { createEventsRepository } from './events.repository.ts';
 import type { EventName } from './webhooks.schemas.ts';
 
 /**
@@ -15,18 +16,18 @@ export interface OutboxEvent {
   at: Date;
 }
 
+/** Writes `event` in `tx`, the caller's transaction: the one that makes the change it reports. */
 export async function emitEvent(tx: Db, event: OutboxEvent): Promise<void> {
-  const id = `evt_${randomBase62(20)}`;
-  await tx
-    .insertInto('outbox_events')
-    .values({
+  const id = newId('event');
+  await createEventsRepository(tx).insertOutboxEvent(
+    {
       id,
       account_id: event.accountId,
       type: event.type,
       payload: JSON.stringify({ id, type: event.type, createdAt: event.at.toISOString(), data: event.payload }),
       unique_ref: event.uniqueRef,
       created_at: event.at,
-    })
-    .onConflict((oc) => oc.column('unique_ref').doNothing())
-    .execute();
+    },
+    tx,
+  );
 }

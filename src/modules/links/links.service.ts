@@ -1,13 +1,13 @@
 import type { Selectable } from 'kysely';
-import type { Db } from '../../db/database.ts';
 import type { QuestionsTable } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, notFound, validationError } from '../../lib/errors.ts';
 import type { AnswerRecordingService } from '../answers/answer-recording.service.ts';
 import { readAnswer, type AnswerInput } from '../draft/answer-format.ts';
-import type { NormalizedDraft } from '../draft/draft-defaults.ts';
+import { storedDraft } from '../draft/stored-draft.ts';
 import { TYPE_RULES, type QuestionType } from '../draft/question-types.ts';
 import type { HumanCheck } from './turnstile.ts';
+import type { LinksRepository } from './links.repository.ts';
 import type { LifecycleService } from '../questions/lifecycle.service.ts';
 import type { LinkState, LinkView, SubmitBody } from './links.schemas.ts';
 
@@ -42,7 +42,7 @@ export function linkState(q: StateOf, now: Date): LinkState {
 }
 
 function linkQuestion(row: Row): LinkView['question'] {
-  const draft = row.draft as unknown as NormalizedDraft & { shownAs?: string };
+  const draft = storedDraft(row.draft);
   const rule = TYPE_RULES[row.type as QuestionType];
   const choices = rule.fixedOptions
     ? rule.fixedOptions.map((label) => ({ label, imageUrl: null }))
@@ -66,14 +66,14 @@ function linkQuestion(row: Row): LinkView['question'] {
 }
 
 export function createLinkService(deps: {
-  db: Db;
+  repo: LinksRepository;
   clock: Clock;
   recorder: AnswerRecordingService;
   humanCheck: HumanCheck;
   /** Opens a scheduled question whose time has come (idempotent: the timer and sweep do the same). */
   lifecycle?: Pick<LifecycleService, 'goLive'>;
 }) {
-  const { db, clock, recorder, humanCheck } = deps;
+  const { repo, clock, recorder, humanCheck } = deps;
 
   /**
    * A scheduled question whose time has come but whose go-live timer has not run yet (timers and
@@ -86,26 +86,20 @@ export function createLinkService(deps: {
   }
 
   async function byCode(code: string): Promise<Row> {
-    const row = await db.selectFrom('questions').selectAll().where('link_code', '=', code).executeTakeFirst();
+    const row = await repo.findQuestionByCode(code);
     if (!row) throw notFound('There is no question at this link.');
     return row;
   }
 
   /** The question, and whether this page load's nonce already recorded an answer to it: one read. */
   async function byCodeAndNonce(code: string, nonce: string): Promise<Row & { replayOf: string | null }> {
-    const row = await db
-      .selectFrom('questions as q')
-      .leftJoin('answers as a', (join) => join.onRef('a.question_id', '=', 'q.id').on('a.nonce', '=', nonce))
-      .selectAll('q')
-      .select('a.id as replayOf')
-      .where('q.link_code', '=', code)
-      .executeTakeFirst();
+    const row = await repo.findQuestionByCodeAndNonce(code, nonce);
     if (!row) throw notFound('There is no question at this link.');
     return row;
   }
 
   const resultOf = (row: Row) => {
-    const show = (row.draft as unknown as NormalizedDraft).publicResults === true && row.public_code !== null;
+    const show = storedDraft(row.draft).publicResults === true && row.public_code !== null;
     return { showResult: show, resultCode: show ? row.public_code : null };
   };
 
@@ -113,10 +107,9 @@ export function createLinkService(deps: {
     async view(code: string): Promise<LinkView> {
       let row = await byCode(code);
       if (await dueNow(row)) row = await byCode(code);
-      const draft = row.draft as unknown as { shownAs?: string };
       return {
         state: linkState(row, clock.now()),
-        shownAs: draft.shownAs ?? null,
+        shownAs: storedDraft(row.draft).shownAs ?? null,
         question: linkQuestion(row),
         opensAt: row.status === 'scheduled' && row.scheduled_for ? row.scheduled_for.toISOString() : null,
         ...resultOf(row),
@@ -143,7 +136,7 @@ export function createLinkService(deps: {
       const before = linkState(row, clock.now());
       if (before !== 'live') return { accepted: false, state: before, ...resultOf(row) };
 
-      const read = readAnswer(row.draft as unknown as NormalizedDraft, body.answer as AnswerInput);
+      const read = readAnswer(storedDraft(row.draft), body.answer as AnswerInput);
       if (Array.isArray(read)) throw validationError(read);
 
       if (humanCheck.enabled && !(await humanCheck.verify(body.humanCheckToken, remoteIp))) {
@@ -166,7 +159,7 @@ export function createLinkService(deps: {
 
     async started(code: string, nonce: string): Promise<void> {
       const row = await byCode(code);
-      await db.insertInto('link_starts').values({ nonce, question_id: row.id, created_at: clock.now() }).onConflict((oc) => oc.column('nonce').doNothing()).execute();
+      await repo.recordStart(nonce, row.id, clock.now());
     },
   };
 }

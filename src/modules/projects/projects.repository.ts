@@ -45,6 +45,11 @@ export function createProjectsRepository(db: Db) {
       const row = await withCounts(accountId, tx).where('p.id', '=', id).executeTakeFirst();
       return row && counted(row);
     },
+    /** Whether the account has this project: what a question's projectId is checked against (ask, PATCH). */
+    async exists(accountId: string, id: string, tx: Db = db): Promise<boolean> {
+      const row = await tx.selectFrom('projects').select('id').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+      return row !== undefined;
+    },
     async insert(row: ProjectRow, tx: Db = db): Promise<ProjectRow> {
       return tx.insertInto('projects').values(row).returningAll().executeTakeFirstOrThrow();
     },

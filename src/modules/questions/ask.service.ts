@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { LINK_CODE_LENGTH, newId } from '../../lib/ids.ts';
+import { newId } from '../../lib/ids.ts';
 import { randomBase62 } from '../../lib/base62.ts';
 import { AppError, notFound, validationError, type ValidationItem } from '../../lib/errors.ts';
 import type { Actor } from '../../lib/actor.ts';
@@ -13,6 +12,7 @@ import { priceDraft } from '../draft/pricing.ts';
 import { priceInputOf } from '../estimate/estimate.service.ts';
 import { etaMinutes } from '../draft/eta.ts';
 import type { PoolService } from '../panel/pool.service.ts';
+import type { ProjectsRepository } from '../projects/projects.repository.ts';
 import { TEMPLATES } from '../draft/templates.data.ts';
 import type { DraftsRepository } from '../drafts/drafts.repository.ts';
 import { validateDraft, type LooseDraft } from '../draft/draft-validator.ts';
@@ -22,6 +22,8 @@ import type { QuestionDraft } from '../draft/draft.schemas.ts';
 import type { AskBody, FollowUp } from './ask.schemas.ts';
 import { checkContent, contentFields } from '../draft/content-check.ts';
 import { storedResponse, withIdempotency, type Stored } from './idempotency.ts';
+import type { IdempotencyRepository } from './idempotency.repository.ts';
+import { questionRow } from './question-row.ts';
 import type { QuestionsRepository } from './questions.repository.ts';
 import { questionView } from './question-view.ts';
 import type { Question } from './questions.schemas.ts';
@@ -67,6 +69,8 @@ interface Deps {
   clock: Clock;
   questions: QuestionsRepository;
   drafts: DraftsRepository;
+  projects: Pick<ProjectsRepository, 'exists'>;
+  idempotency: Pick<IdempotencyRepository, 'deleteExpired'>;
   holds: CreditHolds;
   pool: PoolService;
   effects: AskSideEffects;
@@ -74,7 +78,7 @@ interface Deps {
 }
 
 export function createAskService(deps: Deps) {
-  const { db, clock, questions, drafts, holds, pool } = deps;
+  const { db, clock, questions, drafts, projects, holds, pool } = deps;
 
   /** The draft the ask is about: template or saved draft or original question as base, `draft` over it. */
   async function effectiveDraft(actor: Actor, body: AskBody) {
@@ -144,10 +148,7 @@ export function createAskService(deps: Deps) {
       const refused = checkContent([...contentFields(draft), ...followUps.flatMap((f, i) => contentFields(f, `then[${i}]`))]);
       if (refused) throw new AppError('content_refused', `${refused.reason} Nothing was spent.`, { category: refused.category, field: refused.field });
 
-      if (body.projectId) {
-        const project = await db.selectFrom('projects').select('id').where('account_id', '=', actor.accountId).where('id', '=', body.projectId).executeTakeFirst();
-        if (!project) throw notFound('No such project on this account (projectId).');
-      }
+      if (body.projectId && !(await projects.exists(actor.accountId, body.projectId))) throw notFound('No such project on this account (projectId).');
 
       const main = normalizeDraft(draft);
       const mainPrice = priceDraft(priceInputOf(main));
@@ -161,7 +162,7 @@ export function createAskService(deps: Deps) {
         withIdempotency<{ question: Question }>(tx, { accountId: actor.accountId, key: idempotencyKey, requestHash: hash, now }, async () => {
         created.length = 0; // (a retried attempt starts afresh: db/transaction.ts)
         // Private asks of one account queue up here, so two at once cannot both be today's free one.
-        if (isPrivate) await sql`SELECT pg_advisory_xact_lock(hashtext(${`private:${actor.accountId}`}))`.execute(tx);
+        if (isPrivate) await questions.lockPrivateAsks(actor.accountId, tx);
         const today = isPrivate ? await questions.countPrivateSince(actor.accountId, new Date(`${now.toISOString().slice(0, 10)}T00:00:00.000Z`), tx) : null;
         // One private question a day is free (docs/asking.md); after that it costs what the estimate says.
         const freePrivate = isPrivate && today!.count === 0;
@@ -175,82 +176,59 @@ export function createAskService(deps: Deps) {
         const opensAt = scheduledFor ?? now;
         const closesAt = new Date(opensAt.getTime() + openForDays * 86_400_000);
         const status = scheduledFor ? 'scheduled' : 'live';
+        // What the question and its follow-ups share: who asked, how, when, filed where.
+        const common = {
+          accountId: actor.accountId,
+          keyId: actor.keyId,
+          source,
+          etaMinutes: eta,
+          openForDays,
+          at: now,
+          projectId: body.projectId ?? null,
+          labels: [...new Set(body.labels ?? [])],
+        };
         const row = await questions.insertReturning(
-          {
+          questionRow({
+            ...common,
             id,
-            account_id: actor.accountId,
-            key_id: actor.keyId,
-            source,
             status,
-            type: main.type,
             // shownAs (from a saved draft) is kept with the draft: the answer page shows it.
             draft: shownAs ? { ...main, shownAs } : main,
-            n: main.n,
-            tier: main.tier,
-            credits_per_answer: perAnswer,
-            credits_reserved: mainTotal,
-            eta_minutes: eta,
-            open_for_days: openForDays,
-            scheduled_for: scheduledFor,
-            live_at: scheduledFor ? null : now,
-            closes_at: closesAt,
-            closed_at: null,
-            created_at: now,
-            updated_at: now,
-            project_id: body.projectId ?? null,
-            labels: [...new Set(body.labels ?? [])],
-            archived: false,
-            bookmarked: false,
-            external_ref: body.externalRef ?? null,
-            public_code: main.publicResults ? randomBase62(12) : null,
-            link_code: randomBase62(LINK_CODE_LENGTH),
-            refused_category: null,
-            variant_group: variantGroup,
-            parent_id: null,
-            min_confidence: null,
+            creditsPerAnswer: perAnswer,
+            creditsReserved: mainTotal,
+            scheduledFor,
+            liveAt: scheduledFor ? null : now,
+            closesAt,
+            externalRef: body.externalRef ?? null,
+            publicCode: main.publicResults ? randomBase62(12) : null,
+            variantGroup,
+            parentId: null,
+            minConfidence: null,
             private: isPrivate,
-          } as never,
+          }),
           tx,
         );
         created.push({ id, status, scheduledFor, closesAt });
 
         for (const [i, followUp] of followUps.entries()) {
-          const f = normalizeDraft(followUp);
-          const childId = newId('question');
           await questions.insert(
-            {
-              id: childId,
-              account_id: actor.accountId,
-              key_id: actor.keyId,
-              source,
+            questionRow({
+              ...common,
+              id: newId('question'),
               status: 'draft',
-              type: f.type,
-              draft: f,
-              n: f.n,
-              tier: f.tier,
-              credits_per_answer: followPrices[i].creditsPerAnswer,
-              credits_reserved: followPrices[i].creditsTotal,
-              eta_minutes: eta,
-              open_for_days: openForDays,
-              scheduled_for: null,
-              live_at: null,
-              closes_at: null,
-              closed_at: null,
-              created_at: now,
-              updated_at: now,
-              project_id: body.projectId ?? null,
-              labels: [...new Set(body.labels ?? [])],
-              archived: false,
-              bookmarked: false,
-              external_ref: null,
-              public_code: null,
-              link_code: randomBase62(LINK_CODE_LENGTH),
-              refused_category: null,
-              variant_group: null,
-              parent_id: id,
-              min_confidence: body.then![i].minConfidence ?? null,
+              draft: normalizeDraft(followUp),
+              creditsPerAnswer: followPrices[i].creditsPerAnswer,
+              creditsReserved: followPrices[i].creditsTotal,
+              scheduledFor: null,
+              liveAt: null,
+              closesAt: null,
+              externalRef: null,
+              publicCode: null,
+              variantGroup: null,
+              parentId: id,
+              minConfidence: body.then![i].minConfidence ?? null,
               private: false,
-            } as never,
+            }),
             tx,
           );
         }
@@ -287,8 +265,7 @@ export function createAskService(deps: Deps) {
 
     /** Deletes keys past their 24-hour window (R1.5). */
     async reapIdempotencyKeys(): Promise<number> {
-      const result = await db.deleteFrom('idempotency_keys').where('expires_at', '<=', clock.now()).executeTakeFirst();
-      return Number(result.numDeletedRows);
+      return deps.idempotency.deleteExpired(clock.now());
     },
   };
 }

@@ -1,4 +1,4 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { QuestionsTable } from '../../db/schema.ts';
 
@@ -27,19 +27,20 @@ const withOwner = (db: Db) =>
     .selectAll('q')
     .select(['k.name as key_name', 'a.kind as account_kind']);
 
+/** The labels column is text[]: the array goes over as one parameter cast to it (an empty one too). */
+const withLabels = (row: Insertable<QuestionsTable>) => (row.labels === undefined ? row : { ...row, labels: sql<string[]>`${sql.val(row.labels)}::text[]` });
+
 export function createQuestionsRepository(db: Db) {
   return {
-    async insert(row: Omit<Selectable<QuestionsTable>, 'seq' | 'draft' | 'tally' | 'credits_spent' | 'credits_refunded' | 'answered' | 'labels'> & { draft: object; labels: string[] }, tx: Db): Promise<void> {
-      await tx
-        .insertInto('questions')
-        .values({ ...row, draft: JSON.stringify(row.draft), labels: sql`${sql.val(row.labels)}::text[]` as never })
-        .execute();
+    /** Inserts a question row (made by question-row.ts). */
+    async insert(row: Insertable<QuestionsTable>, tx: Db): Promise<void> {
+      await tx.insertInto('questions').values(withLabels(row)).execute();
     },
 
     /** Inserts a question and returns it as `find` would, in one statement (the ask's response is built from it). */
-    async insertReturning(row: Omit<Selectable<QuestionsTable>, 'seq' | 'draft' | 'tally' | 'credits_spent' | 'credits_refunded' | 'answered' | 'removed_answers' | 'labels'> & { draft: object; labels: string[] }, tx: Db): Promise<QuestionRow> {
+    async insertReturning(row: Insertable<QuestionsTable>, tx: Db): Promise<QuestionRow> {
       const inserted = await tx
-        .with('q', (qb) => qb.insertInto('questions').values({ ...row, draft: JSON.stringify(row.draft), labels: sql`${sql.val(row.labels)}::text[]` as never }).returningAll())
+        .with('q', (qb) => qb.insertInto('questions').values(withLabels(row)).returningAll())
         .selectFrom('q')
         .innerJoin('accounts as a', 'a.id', 'q.account_id')
         .leftJoin('api_keys as k', 'k.id', 'q.key_id')
@@ -56,6 +57,21 @@ export function createQuestionsRepository(db: Db) {
 
     async findAny(id: string, tx: Db = db): Promise<QuestionRow | undefined> {
       return withOwner(tx).where('q.id', '=', id).executeTakeFirst() as Promise<QuestionRow | undefined>;
+    },
+
+    /** One question of one account, the row alone (no owner columns): what a result is built from. */
+    async findRow(accountId: string, id: string, tx: Db = db): Promise<Selectable<QuestionsTable> | undefined> {
+      return tx.selectFrom('questions').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    },
+
+    /** Status and answers so far: what a waiter checks (any account: the waiter's first read checked it). */
+    async progress(id: string, tx: Db = db): Promise<Pick<Selectable<QuestionsTable>, 'status' | 'answered'> | undefined> {
+      return tx.selectFrom('questions').select(['status', 'answered']).where('id', '=', id).executeTakeFirst();
+    },
+
+    /** Status and answers so far of one question of one account (another account's id finds nothing). */
+    async progressOf(accountId: string, id: string, tx: Db = db): Promise<Pick<Selectable<QuestionsTable>, 'status' | 'answered'> | undefined> {
+      return tx.selectFrom('questions').select(['status', 'answered']).where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
     },
 
     /** Locks the question row for a transition or an answer; everything that changes it goes through here. */
@@ -111,6 +127,11 @@ export function createQuestionsRepository(db: Db) {
 
     async children(parentId: string, tx: Db): Promise<Array<Selectable<QuestionsTable>>> {
       return tx.selectFrom('questions').selectAll().where('parent_id', '=', parentId).orderBy('seq').forUpdate().execute();
+    },
+
+    /** The account's lock on private asks, held to the end of the transaction (the ask counts today's free one under it). */
+    async lockPrivateAsks(accountId: string, tx: Db): Promise<void> {
+      await sql`SELECT pg_advisory_xact_lock(hashtext(${`private:${accountId}`}))`.execute(tx);
     },
 
     async countPrivateSince(accountId: string, since: Date, tx: Db = db): Promise<{ count: number; first: Date | null }> {

@@ -1,11 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { Closed, Nullable, RefOf, StringEnum, IdParams } from '../../lib/typebox.ts';
+import { Closed, Nullable, RefOf, IdParams } from '../../lib/typebox.ts';
 import { actorOf } from '../../http/auth.ts';
-import { QUESTION_STATUSES } from '../draft/question-types.ts';
-import { QuestionSchema } from './questions.schemas.ts';
-import { AskBodySchema, EXTERNAL_REF_PATTERN, IdempotencyHeadersSchema } from './ask.schemas.ts';
+import { ListQuestionsQuerySchema, PatchQuestionBodySchema, QuestionSchema } from './questions.schemas.ts';
+import { AskBodySchema, IdempotencyHeadersSchema } from './ask.schemas.ts';
 import { ResultSchema } from '../results/results.schemas.ts';
 import type { AskService } from './ask.service.ts';
 import type { QuestionsService } from './questions.service.ts';
@@ -60,18 +59,7 @@ export function questionsRoutes(deps: { asks: AskService; questions: QuestionsSe
         operationId: 'listQuestions',
         tags: TAG,
         summary: 'Questions of this account, newest first',
-        querystring: Closed({
-          status: Type.Optional(StringEnum(QUESTION_STATUSES)),
-          since: Type.Optional(Type.String({ maxLength: 40, description: 'ISO 8601 instant (e.g. 2026-11-01T00:00:00Z): questions created at or after it.' })),
-          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-          cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-          projectId: Type.Optional(Type.String({ maxLength: 64 })),
-          label: Type.Optional(Type.String({ maxLength: 40 })),
-          externalRef: Type.Optional(Type.String({ maxLength: 100 })),
-          archived: Type.Optional(StringEnum(['exclude', 'only', 'include'], { default: 'exclude' })),
-          bookmarked: Type.Optional(Type.Boolean()),
-          mine: Type.Optional(Type.Boolean({ description: 'Only questions asked with the calling key.' })),
-        }),
+        querystring: ListQuestionsQuerySchema,
         response: { 200: Closed({ questions: Type.Array(RefOf(QuestionSchema)), nextCursor: Nullable(Type.String()) }) },
       },
     }, async (request) => deps.questions.list(actorOf(request), request.query));
@@ -99,14 +87,7 @@ export function questionsRoutes(deps: { asks: AskService; questions: QuestionsSe
         summary: 'Organise a question, or close it early with minAnswers',
         description: '`minAnswers` completes the question as soon as that many heads have answered (at once if they already have; unanswered credits are refunded). `externalRef` can be set once.',
         params: Params,
-        body: Closed({
-          minAnswers: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000 })),
-          projectId: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
-          labels: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 40 }), { maxItems: 10 })),
-          archived: Type.Optional(Type.Boolean()),
-          bookmarked: Type.Optional(Type.Boolean()),
-          externalRef: Type.Optional(Type.String({ maxLength: 100, pattern: EXTERNAL_REF_PATTERN })),
-        }),
+        body: PatchQuestionBodySchema,
         response: { 200: QuestionEnvelope, 409: { description: '`external_ref_set`: externalRef is already set.', content: { 'application/json': { schema: { $ref: 'Error#' } } } } },
       },
     }, async (request) => ({ question: await deps.questions.patch(actorOf(request), request.params.id, request.body) }));

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Closed, DateTime, Nullable, StringEnum } from '../../lib/typebox.ts';
 import { QUESTION_SOURCES, QUESTION_STATUSES } from '../draft/question-types.ts';
 import { draftFields, LANGUAGE_PATTERN, OptionSchema, ReasonModeSchema, TierSchema } from '../draft/draft.schemas.ts';
+import { EXTERNAL_REF_PATTERN } from './ask.schemas.ts';
 
 /** The record returned for a question (spec "Question"): every draft field plus its state. */
 export const QuestionSchema = Closed(
@@ -43,3 +44,29 @@ export const QuestionSchema = Closed(
   { $id: 'Question' },
 );
 export type Question = Static<typeof QuestionSchema>;
+
+/** GET /v2/questions: the filters of the list. */
+export const ListQuestionsQuerySchema = Closed({
+  status: Type.Optional(StringEnum(QUESTION_STATUSES)),
+  since: Type.Optional(Type.String({ maxLength: 40, description: 'ISO 8601 instant (e.g. 2026-11-01T00:00:00Z): questions created at or after it.' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  projectId: Type.Optional(Type.String({ maxLength: 64 })),
+  label: Type.Optional(Type.String({ maxLength: 40 })),
+  externalRef: Type.Optional(Type.String({ maxLength: 100 })),
+  archived: Type.Optional(StringEnum(['exclude', 'only', 'include'], { default: 'exclude' })),
+  bookmarked: Type.Optional(Type.Boolean()),
+  mine: Type.Optional(Type.Boolean({ description: 'Only questions asked with the calling key.' })),
+});
+export type ListQuestionsQuery = Static<typeof ListQuestionsQuerySchema>;
+
+/** PATCH /v2/questions/{id}: what can be changed on a question. */
+export const PatchQuestionBodySchema = Closed({
+  minAnswers: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000 })),
+  projectId: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+  labels: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 40 }), { maxItems: 10 })),
+  archived: Type.Optional(Type.Boolean()),
+  bookmarked: Type.Optional(Type.Boolean()),
+  externalRef: Type.Optional(Type.String({ maxLength: 100, pattern: EXTERNAL_REF_PATTERN })),
+});
+export type PatchQuestionBody = Static<typeof PatchQuestionBodySchema>;

@@ -1,42 +1,30 @@
+import type { Updateable } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { QuestionsTable } from '../../db/schema.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { cursorRowId, invalidCursor, rowCursor } from '../../lib/cursor.ts';
 import { AppError, notFound, validationError } from '../../lib/errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { parseUtcInstant } from '../draft/draft-validator.ts';
+import type { ProjectsRepository } from '../projects/projects.repository.ts';
 import type { LifecycleService } from './lifecycle.service.ts';
 import type { QuestionsRepository } from './questions.repository.ts';
 import { questionView } from './question-view.ts';
-import type { Question } from './questions.schemas.ts';
-
-export interface ListQuery {
-  status?: string;
-  since?: string;
-  limit?: number;
-  cursor?: string;
-  projectId?: string;
-  label?: string;
-  externalRef?: string;
-  archived?: 'exclude' | 'only' | 'include';
-  bookmarked?: boolean;
-  mine?: boolean;
-}
-
-export interface PatchBody {
-  minAnswers?: number;
-  projectId?: string | null;
-  labels?: string[];
-  archived?: boolean;
-  bookmarked?: boolean;
-  externalRef?: string;
-}
+import type { ListQuestionsQuery, PatchQuestionBody, Question } from './questions.schemas.ts';
 
 export const DEFAULT_PAGE = 20;
 
 /** Reading and organising questions: get, list, labels, PATCH. Transitions live in lifecycle. */
-export function createQuestionsService(deps: { db: Db; clock: Clock; repo: QuestionsRepository; lifecycle: LifecycleService; publicBaseUrl: string }) {
-  const { db, clock, repo, lifecycle } = deps;
+export function createQuestionsService(deps: {
+  db: Db;
+  clock: Clock;
+  repo: QuestionsRepository;
+  projects: Pick<ProjectsRepository, 'exists'>;
+  lifecycle: LifecycleService;
+  publicBaseUrl: string;
+}) {
+  const { db, clock, repo, projects, lifecycle } = deps;
 
   async function get(actor: Actor, id: string): Promise<Question> {
     const row = await repo.find(actor.accountId, id);
@@ -47,7 +35,7 @@ export function createQuestionsService(deps: { db: Db; clock: Clock; repo: Quest
   return {
     get,
 
-    async list(actor: Actor, query: ListQuery): Promise<{ questions: Question[]; nextCursor: string | null }> {
+    async list(actor: Actor, query: ListQuestionsQuery): Promise<{ questions: Question[]; nextCursor: string | null }> {
       let since: Date | undefined;
       if (query.since !== undefined) {
         const parsed = parseUtcInstant(query.since) ?? (/^\d{4}-\d{2}-\d{2}T.*([+-]\d{2}:\d{2})$/.test(query.since) ? new Date(query.since) : null);
@@ -91,18 +79,15 @@ export function createQuestionsService(deps: { db: Db; clock: Clock; repo: Quest
       return repo.labels(actor.accountId);
     },
 
-    async patch(actor: Actor, id: string, body: PatchBody): Promise<Question> {
+    async patch(actor: Actor, id: string, body: PatchQuestionBody): Promise<Question> {
       const current = await repo.find(actor.accountId, id);
       if (!current) throw notFound('No such question on this account.');
       if (Object.keys(body).length === 0) throw validationError([{ field: 'body', code: 'required', message: 'Send at least one field to change.' }]);
       if (body.externalRef !== undefined && current.external_ref !== null && current.external_ref !== body.externalRef) {
         throw new AppError('external_ref_set', `externalRef is already "${current.external_ref}" and cannot be changed.`);
       }
-      if (body.projectId) {
-        const project = await db.selectFrom('projects').select('id').where('account_id', '=', actor.accountId).where('id', '=', body.projectId).executeTakeFirst();
-        if (!project) throw notFound('No such project on this account (projectId).');
-      }
-      const values: Record<string, unknown> = { updated_at: clock.now() };
+      if (body.projectId && !(await projects.exists(actor.accountId, body.projectId))) throw notFound('No such project on this account (projectId).');
+      const values: Updateable<QuestionsTable> = { updated_at: clock.now() };
       if (body.projectId !== undefined) values.project_id = body.projectId;
       if (body.labels !== undefined) values.labels = [...new Set(body.labels)];
       if (body.archived !== undefined) values.archived = body.archived;

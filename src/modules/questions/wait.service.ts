@@ -1,8 +1,8 @@
-import type { Db } from '../../db/database.ts';
 import { notFound } from '../../lib/errors.ts';
 import { EVERY_QUESTION, type Notifier } from '../../lib/notifier.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { LifecycleService } from './lifecycle.service.ts';
+import type { QuestionsRepository } from './questions.repository.ts';
 import type { Result } from '../results/results.schemas.ts';
 import type { ResultService } from '../results/results.service.ts';
 
@@ -28,8 +28,8 @@ interface Snapshot {
   answered: number;
 }
 
-export function createWaitService(deps: { db: Db; notifier: Notifier; lifecycle: LifecycleService; results: ResultService }) {
-  const { db, notifier, lifecycle, results } = deps;
+export function createWaitService(deps: { questions: Pick<QuestionsRepository, 'progress' | 'progressOf'>; notifier: Notifier; lifecycle: LifecycleService; results: ResultService }) {
+  const { questions, notifier, lifecycle, results } = deps;
   const waiters = new Map<string, Set<Waiter>>();
   const reads = new Map<string, Promise<Snapshot | undefined>>();
   /** Results being built, shared by every waiter of a question that wakes at the same moment. */
@@ -55,7 +55,7 @@ export function createWaitService(deps: { db: Db; notifier: Notifier; lifecycle:
   const read = (id: string) => {
     let pending = reads.get(id);
     if (!pending) {
-      pending = db.selectFrom('questions').select(['status', 'answered']).where('id', '=', id).executeTakeFirst();
+      pending = questions.progress(id);
       reads.set(id, pending);
       void pending.finally(() => reads.delete(id));
     }
@@ -80,7 +80,7 @@ export function createWaitService(deps: { db: Db; notifier: Notifier; lifecycle:
 
   return {
     async wait(actor: Actor, id: string, seconds = DEFAULT_WAIT_SECONDS, minAnswers: number | null = null): Promise<{ result: Result; done: boolean }> {
-      const first = await db.selectFrom('questions').select(['status', 'answered']).where('id', '=', id).where('account_id', '=', actor.accountId).executeTakeFirst();
+      const first = await questions.progressOf(actor.accountId, id);
       if (!first) throw notFound('No such question on this account.');
       let done = await settled(actor.accountId, id, minAnswers, first);
       if (!done && !releasing) {

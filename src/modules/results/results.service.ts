@@ -35,6 +35,14 @@ export { RESULT_ANSWERS } from './result-view.ts';
  */
 type Row = Selectable<QuestionsTable>;
 
+/**
+ * The question read a result starts from: questions.repository's findRow, handed in by the
+ * container (results does not import the questions module, which imports results).
+ */
+export interface QuestionRowReader {
+  findRow(accountId: string, id: string): Promise<Row | undefined>;
+}
+
 const STATUS: Record<string, Result['status']> = {
   draft: 'in_progress',
   scheduled: 'in_progress',
@@ -118,7 +126,7 @@ function verificationLine(entry: ResultEntry, tier: number): string {
   return 'No answers yet.';
 }
 
-export function createResultService(deps: { db: Db } & ResultServiceOptions) {
+export function createResultService(deps: { db: Db; questions: QuestionRowReader } & ResultServiceOptions) {
   const { db } = deps;
   const repo = createResultsRepository(db);
   const answerFlags: AnswerFlagLookup = deps.answerFlags ?? ((id, refs) => repo.latestFlags(id, refs));
@@ -258,7 +266,7 @@ export function createResultService(deps: { db: Db } & ResultServiceOptions) {
   }
 
   async function questionRow(accountId: string, id: string): Promise<Row> {
-    const row = await db.selectFrom('questions').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    const row = await deps.questions.findRow(accountId, id);
     if (!row) throw notFound('No such question on this account.');
     return row;
   }

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
-import { sql, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import type { QuestionsTable, ShareLinksTable } from '../../db/schema.ts';
+import type { QuestionsTable } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomBase62 } from '../../lib/base62.ts';
 import { newId } from '../../lib/ids.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import type { Actor } from '../../lib/actor.ts';
-import type { NormalizedDraft } from '../draft/draft-defaults.ts';
+import { storedDraft } from '../draft/stored-draft.ts';
 import type { QuestionsRepository } from '../questions/questions.repository.ts';
 import { questionView } from '../questions/question-view.ts';
 import type { Question } from '../questions/questions.schemas.ts';
@@ -16,6 +16,7 @@ import type { ResultService } from '../results/results.service.ts';
 import type { Result } from '../results/results.schemas.ts';
 import { heatmapUrls } from './heatmap-urls.ts';
 import { publicQuestion, publicResult, sharedResult } from './public-view.ts';
+import type { ShareLinkRow, SharingRepository } from './sharing.repository.ts';
 import { SHARE_LINK_DEFAULT_DAYS, type CreateShareLinkBody, type PublicResults, type ShareLink } from './sharing.schemas.ts';
 
 /**
@@ -30,7 +31,6 @@ import { SHARE_LINK_DEFAULT_DAYS, type CreateShareLinkBody, type PublicResults, 
  * injected clock) and revoked tokens all get the same 404.
  */
 type QuestionRow = Selectable<QuestionsTable>;
-type LinkRow = Selectable<ShareLinksTable>;
 
 export const PUBLIC_CODE_LENGTH = 12;
 export const SHARE_TOKEN_LENGTH = 32;
@@ -41,7 +41,7 @@ const DAY_MS = 86_400_000;
 
 export const hashShareToken = (token: string): Buffer => createHash('sha256').update(token, 'utf8').digest();
 
-function linkView(row: LinkRow): ShareLink {
+function linkView(row: ShareLinkRow): ShareLink {
   return {
     id: row.id,
     label: row.label,
@@ -63,8 +63,8 @@ function withHeatmapUrl(result: Result, url: string): Result {
 /** A refused question is never shown outside its account. */
 const showable = (row: QuestionRow) => row.status !== 'refused';
 
-export function createSharingService(deps: { db: Db; clock: Clock; questions: QuestionsRepository; results: Pick<ResultService, 'build'>; publicBaseUrl: string }) {
-  const { db, clock, questions, results, publicBaseUrl } = deps;
+export function createSharingService(deps: { db: Db; clock: Clock; repo: SharingRepository; questions: QuestionsRepository; results: Pick<ResultService, 'build'>; publicBaseUrl: string }) {
+  const { db, clock, repo, questions, results, publicBaseUrl } = deps;
   const urls = heatmapUrls(publicBaseUrl);
 
   async function ownQuestion(actor: Actor, id: string) {
@@ -79,8 +79,8 @@ export function createSharingService(deps: { db: Db; clock: Clock; questions: Qu
 
   /** A question whose public results page is on (and not refused), by its public code. */
   async function publicRow(code: string): Promise<QuestionRow> {
-    const row = await db.selectFrom('questions').selectAll().where('public_code', '=', code).executeTakeFirst();
-    if (!row || (row.draft as unknown as NormalizedDraft).publicResults !== true || !showable(row)) throw notFound('There are no public results at this address.');
+    const row = await repo.findQuestionByPublicCode(code);
+    if (!row || storedDraft(row.draft).publicResults !== true || !showable(row)) throw notFound('There are no public results at this address.');
     return row;
   }
 
@@ -88,9 +88,9 @@ export function createSharingService(deps: { db: Db; clock: Clock; questions: Qu
   async function sharedRow(token: string): Promise<QuestionRow> {
     const gone = () => notFound('This share link does not exist, has expired or was revoked.');
     if (!TOKEN_FORMAT.test(token)) throw gone();
-    const link = await db.selectFrom('share_links').selectAll().where('token_hash', '=', hashShareToken(token)).executeTakeFirst();
+    const link = await repo.findLinkByTokenHash(hashShareToken(token));
     if (!link || link.revoked_at !== null || link.expires_at <= clock.now()) throw gone();
-    const row = await db.selectFrom('questions').selectAll().where('id', '=', link.question_id).where('account_id', '=', link.account_id).executeTakeFirst();
+    const row = await questions.findRow(link.account_id, link.question_id);
     if (!row || !showable(row)) throw gone();
     return row;
   }
@@ -102,18 +102,10 @@ export function createSharingService(deps: { db: Db; clock: Clock; questions: Qu
       await inTransaction(db, async (tx) => {
         const q = await questions.lock(id, tx);
         if (!q || q.account_id !== actor.accountId) throw notFound('No such question on this account.');
-        const flagged = (q.draft as unknown as NormalizedDraft).publicResults === true;
+        const flagged = storedDraft(q.draft).publicResults === true;
         if (on ? flagged && q.public_code !== null : !flagged && q.public_code === null) return;
         if (on && !showable(q)) throw new AppError('conflict', 'A question refused in review cannot have a public results page.', { status: q.status });
-        await tx
-          .updateTable('questions')
-          .set({
-            draft: sql`jsonb_set(draft, '{publicResults}', ${on ? 'true' : 'false'}::jsonb)` as never,
-            public_code: on ? randomBase62(PUBLIC_CODE_LENGTH) : null,
-            updated_at: clock.now(),
-          })
-          .where('id', '=', id)
-          .execute();
+        await repo.setPublicPage(id, { on, publicCode: on ? randomBase62(PUBLIC_CODE_LENGTH) : null, at: clock.now() }, tx);
       });
       return view(actor.accountId, id);
     },
@@ -133,56 +125,38 @@ export function createSharingService(deps: { db: Db; clock: Clock; questions: Qu
       const q = await ownQuestion(actor, id);
       if (!showable(q)) throw new AppError('conflict', 'A question refused in review cannot be shared.', { status: q.status });
       const now = clock.now();
-      const active = await db
-        .selectFrom('share_links')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('question_id', '=', id)
-        .where('revoked_at', 'is', null)
-        .where('expires_at', '>', now)
-        .executeTakeFirstOrThrow();
-      if (Number(active.n) >= MAX_ACTIVE_SHARE_LINKS) {
+      if ((await repo.countActiveLinks(id, now)) >= MAX_ACTIVE_SHARE_LINKS) {
         throw new AppError('conflict', `This question already has ${MAX_ACTIVE_SHARE_LINKS} share links that work; revoke one first.`, { limit: MAX_ACTIVE_SHARE_LINKS });
       }
       const token = randomBase62(SHARE_TOKEN_LENGTH);
       const label = body.label?.trim() ? body.label.trim() : null;
-      const row = await db
-        .insertInto('share_links')
-        .values({
-          id: newId('shareLink'),
-          account_id: actor.accountId,
-          question_id: id,
-          key_id: actor.keyId,
-          label,
-          token_hash: hashShareToken(token),
-          created_at: now,
-          expires_at: new Date(now.getTime() + (body.expiresInDays ?? SHARE_LINK_DEFAULT_DAYS) * DAY_MS),
-          revoked_at: null,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const row = await repo.insertLink({
+        id: newId('shareLink'),
+        account_id: actor.accountId,
+        question_id: id,
+        key_id: actor.keyId,
+        label,
+        token_hash: hashShareToken(token),
+        created_at: now,
+        expires_at: new Date(now.getTime() + (body.expiresInDays ?? SHARE_LINK_DEFAULT_DAYS) * DAY_MS),
+        revoked_at: null,
+      });
       return { ...linkView(row), url: `${publicBaseUrl}/s/${token}`, token };
     },
 
     /** GET /v2/questions/{id}/share-links: newest first, revoked and expired ones too; never tokens. */
     async listLinks(actor: Actor, id: string): Promise<ShareLink[]> {
       await ownQuestion(actor, id);
-      const rows = await db.selectFrom('share_links').selectAll().where('question_id', '=', id).where('account_id', '=', actor.accountId).orderBy('seq', 'desc').execute();
-      return rows.map(linkView);
+      return (await repo.listLinks(actor.accountId, id)).map(linkView);
     },
 
     /** DELETE …/share-links/{linkId}: works at once; revoking a revoked link is fine. */
     async revokeLink(actor: Actor, id: string, linkId: string): Promise<void> {
       await ownQuestion(actor, id);
-      const link = await db
-        .selectFrom('share_links')
-        .select(['id', 'revoked_at'])
-        .where('id', '=', linkId)
-        .where('question_id', '=', id)
-        .where('account_id', '=', actor.accountId)
-        .executeTakeFirst();
+      const link = await repo.findLink(actor.accountId, id, linkId);
       if (!link) throw notFound('No such share link on this question.');
       if (link.revoked_at) return;
-      await db.updateTable('share_links').set({ revoked_at: clock.now() }).where('id', '=', linkId).where('revoked_at', 'is', null).execute();
+      await repo.revokeLink(linkId, clock.now());
     },
 
     /** GET /v1/public/shared/{token}: the full result with written answers (see public-view.ts). */
