@@ -29,6 +29,8 @@ import { createAnswersService } from './modules/results/answer-list.service.ts';
 import { createWaitService } from './modules/questions/wait.service.ts';
 import { createLocalNotifier, type Notifier } from './lib/notifier.ts';
 import { Timers } from './lib/timers.ts';
+import type { JobQueue } from './lib/job.ts';
+import { JOB_EXPIRE, JOB_GO_LIVE } from './modules/questions/questions.jobs.ts';
 import { createLinkService } from './modules/links/links.service.ts';
 import { createLinksRepository } from './modules/links/links.repository.ts';
 import { createTurnstile } from './modules/links/turnstile.ts';
@@ -41,12 +43,11 @@ import { createAnswerTranslations } from './modules/answers/answer-translations.
 import { createHeatmapService } from './modules/exports/heatmap.service.ts';
 import { heatmapUrls } from './modules/sharing/heatmap-urls.ts';
 
-export const JOB_GO_LIVE = 'question-go-live';
-export const JOB_EXPIRE = 'question-expire';
-
 export interface ContainerOptions {
   /** Cross-process wake-ups; main passes the PostgreSQL one on a server. Default: in-process. */
   notifier?: Notifier;
+  /** Durable jobs for timers; main passes the pg-boss runner. Default: none (the sweep does the transitions). */
+  queue?: JobQueue;
 }
 
 /**
@@ -61,12 +62,11 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const estimates = createEstimateService({ pool, clock });
   const catalogues = createCataloguesService({ repo: createCataloguesRepository(db), clock });
   const creditsRepo = createCreditsRepository(db);
-  const credits = createCreditsService({ db, repo: creditsRepo, accounts: accountsRepo, clock });
   const drafts = createDraftsService({ repo: createDraftsRepository(db), clock });
   const projectsRepo = createProjectsRepository(db);
   const projects = createProjectsService({ repo: projectsRepo, clock });
   const notifier = options.notifier ?? createLocalNotifier();
-  const timers = new Timers();
+  const timers = new Timers(options.queue ?? null);
   const holds = createCreditHolds(creditsRepo);
   const questionsRepo = createQuestionsRepository(db);
   const effects = {
@@ -93,6 +93,8 @@ export function createContainer(config: Config, database: Database, clock: Clock
     },
   });
   const questions = createQuestionsService({ db, clock, repo: questionsRepo, projects: projectsRepo, lifecycle, publicBaseUrl: config.publicBaseUrl });
+  // The balance says whether today's private question is still free: a fact the questions module knows.
+  const credits = createCreditsService({ db, repo: creditsRepo, accounts: accountsRepo, clock, privateToday: (actor) => questions.privateToday(actor) });
   const addHeads = createAddHeadsService({ db, clock, questions: questionsRepo, holds, pool, effects, publicBaseUrl: config.publicBaseUrl });
   const heads = createHeadsRepository(db);
   const answersRepo = createAnswersRepository(db);

@@ -29,7 +29,10 @@ async function main(): Promise<void> {
   const applied = await migrateToLatest(database.db);
   const notifier = database.kind === 'server' ? createPostgresNotifier(database.connection, database.pool, console) : createLocalNotifier();
   await notifier.start();
-  const container = createContainer(config, database, undefined, { notifier });
+  // The job queue is made first: the container's timers send through it; it starts below, with
+  // the jobs the container's services declare.
+  const jobs = createJobRunner(database.connection);
+  const container = createContainer(config, database, undefined, { notifier, queue: jobs });
   const prettyLogs = wantsPrettyLogs(config.nodeEnv, process.stdout.isTTY);
   const app = await buildApp(container, { prettyLogs });
   if (applied.length) app.log.info({ migrations: applied }, 'migrations applied');
@@ -38,9 +41,7 @@ async function main(): Promise<void> {
     if (seeded) app.log.info({ heads: seeded }, 'seeded a simulated panel (development only)');
   }
 
-  const jobs = createJobRunner(database.connection, jobDefinitions(container), app.log);
-  await jobs.start({ work: config.role !== 'api' });
-  container.timers.use(jobs);
+  await jobs.start(jobDefinitions(container), { work: config.role !== 'api', log: app.log });
   // Development only (config refuses it in production); one per worker, never on API-only nodes.
   const simulator =
     config.simAnswersPerMinute > 0 && config.role !== 'api'
