@@ -1,14 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { randomUUID } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
-import { answerAll, grant, seedHeads, type Head, type Json } from '../helpers/questions.ts';
-import { SCOPES } from '../../src/lib/actor.ts';
-import type { AskBody } from '../../src/modules/questions/ask.schemas.ts';
-import { chromiumMissing, launchBrowser, openPhone, type Phone, type PhoneOptions } from './browser.ts';
-import { startFixtures, type Fixtures } from './fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import type { Json } from '../helpers/questions.ts';
+import { browserPagesSuite, expectNoSidewaysScroll, shot } from '../helpers/results-pages.ts';
+import { chromiumMissing, type Phone } from './browser.ts';
 
 /**
  * The public results page for people, `/r/{code}` (docs/sharing.md), in Debian's Chromium on a
@@ -18,65 +11,15 @@ import { startFixtures, type Fixtures } from './fixtures.ts';
 const missing = chromiumMissing();
 if (missing) console.warn(`\n*** SKIPPED: ${missing}\n`);
 
-const SHOTS = process.env.ANSWER_PAGE_SCREENSHOTS;
-
 describe.skipIf(Boolean(missing))('public results page in a browser', () => {
-  let t: TestApp;
-  let key: TestKey;
-  let base: string;
-  let browser: Browser;
-  let fixtures: Fixtures;
-  let heads: Head[];
-  const phones: Phone[] = [];
-
-  beforeAll(async () => {
-    fixtures = await startFixtures();
-    t = await createTestApp();
-    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await launchBrowser();
-    key = await t.makeKey();
-    await grant(t, key.accountId, 1_000_000);
-    heads = await seedHeads(t, 10);
-  });
-
-  afterEach(async () => {
-    for (const phone of phones.splice(0)) await phone.context.close();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-    await fixtures?.close();
-  });
-
-  const actor = () => ({ accountId: key.accountId, keyId: key.keyId, scopes: SCOPES, dailyCapCredits: null });
-
-  async function ask(draft: Json): Promise<{ id: string; linkCode: string; publicCode: string }> {
-    const result = await t.container.asks.ask(actor(), { draft: { n: 10, publicResults: true, ...draft } } as AskBody, randomUUID());
-    return result.body.question as never;
-  }
-
-  /** A phone 360 px wide (the narrowest the pages are made for). */
-  async function narrowPhone(options: PhoneOptions = {}): Promise<Phone> {
-    const phone = await openPhone(browser, base, options);
-    phones.push(phone);
-    await phone.page.setViewportSize({ width: 360, height: 740 });
-    return phone;
-  }
-
-  async function expectNoSidewaysScroll(page: Page) {
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
-  }
+  const pages = browserPagesSuite({ fixtures: true });
+  const { answerAll, narrowPhone } = pages;
+  /** Every question here has a public results page. */
+  const ask = (draft: Json) => pages.ask({ publicResults: true, ...draft });
 
   function expectClean(phone: Phone) {
     expect(phone.problems).toEqual([]);
     expect(phone.external).toEqual([]);
-  }
-
-  async function shot(page: Page, name: string) {
-    if (!SHOTS) return;
-    fs.mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
   }
 
   it('answer on the answer page, follow "See the results", and find the answer in its bar', async () => {
@@ -88,7 +31,7 @@ describe.skipIf(Boolean(missing))('public results page in a browser', () => {
       neither: true,
     });
     // Two panel answers first, so the bar shows the person's answer added to others.
-    await answerAll(t, q.id, heads.slice(0, 2), (i) => ({ option: i }));
+    await answerAll(q.id, pages.heads.slice(0, 2), (i) => ({ option: i }));
 
     const phone = await narrowPhone();
     const { page } = phone;
@@ -128,7 +71,7 @@ describe.skipIf(Boolean(missing))('public results page in a browser', () => {
     expect(await pocket.ariaSnapshot()).not.toMatch(/img|graphics/);
 
     // The verification line is always there (here: the development simulator answered some).
-    const verification = await t.container.sharing.publicResults(q.publicCode);
+    const verification = await pages.t.container.sharing.publicResults(q.publicCode);
     await expect(page.getByText(verification.result.verificationLine).isVisible()).resolves.toBe(true);
 
     await expectNoSidewaysScroll(page);
@@ -140,7 +83,7 @@ describe.skipIf(Boolean(missing))('public results page in a browser', () => {
   it('dark phones get the dark palette; a long unbroken question still fits 360 px', async () => {
     const long = `Which of these ${'supercalifragilistic'.repeat(6)} names do you prefer?`;
     const q = await ask({ type: 'multi_choice', text: long, options: [{ label: 'Averyveryverylongunbrokenoptionlabel!!' }, { label: 'Short' }] });
-    await answerAll(t, q.id, heads.slice(0, 3), (i) => ({ options: i === 0 ? [0, 1] : [0] }));
+    await answerAll(q.id, pages.heads.slice(0, 3), (i) => ({ options: i === 0 ? [0, 1] : [0] }));
     const phone = await narrowPhone({ colorScheme: 'dark' });
     const { page } = phone;
     const response = await page.goto(`/r/${q.publicCode}`);
@@ -161,8 +104,8 @@ describe.skipIf(Boolean(missing))('public results page in a browser', () => {
   });
 
   it('click test: the image with the taps over it (the heatmap, or the busiest areas as boxes), within 360 px', async () => {
-    const q = await ask({ type: 'click_test', text: 'Where would you tap to buy?', stimulus: { imageUrl: fixtures.url('/grid.svg') }, clickTest: { maxTaps: 1 } });
-    await answerAll(t, q.id, heads.slice(0, 6), (i) => ({ taps: [{ x: 0.5 + (i % 2) * 0.01, y: 0.5 }] }));
+    const q = await ask({ type: 'click_test', text: 'Where would you tap to buy?', stimulus: { imageUrl: pages.fixtures.url('/grid.svg') }, clickTest: { maxTaps: 1 } });
+    await answerAll(q.id, pages.heads.slice(0, 6), (i) => ({ taps: [{ x: 0.5 + (i % 2) * 0.01, y: 0.5 }] }));
     const phone = await narrowPhone();
     const { page } = phone;
     await page.goto(`/r/${q.publicCode}`);

@@ -1,13 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { randomUUID } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
-import { answerAll, grant, seedHeads, type Head, type Json } from '../helpers/questions.ts';
-import { SCOPES } from '../../src/lib/actor.ts';
-import type { AskBody } from '../../src/modules/questions/ask.schemas.ts';
-import { chromiumMissing, launchBrowser, openPhone, type Phone } from './browser.ts';
+import { describe, expect, it } from 'vitest';
+import type { Json } from '../helpers/questions.ts';
+import { browserPagesSuite, expectNoSidewaysScroll, shot } from '../helpers/results-pages.ts';
+import { chromiumMissing } from './browser.ts';
 
 /**
  * The page behind a private share link, `/s/{token}` (docs/sharing.md), in Debian's Chromium on a
@@ -18,59 +12,18 @@ import { chromiumMissing, launchBrowser, openPhone, type Phone } from './browser
 const missing = chromiumMissing();
 if (missing) console.warn(`\n*** SKIPPED: ${missing}\n`);
 
-const SHOTS = process.env.ANSWER_PAGE_SCREENSHOTS;
-
 describe.skipIf(Boolean(missing))('share link page in a browser', () => {
-  let t: TestApp;
-  let key: TestKey;
-  let base: string;
-  let browser: Browser;
-  let heads: Head[];
-  const phones: Phone[] = [];
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await launchBrowser();
-    key = await t.makeKey();
-    await grant(t, key.accountId, 1_000_000);
-    heads = await seedHeads(t, 10);
-  });
-
-  afterEach(async () => {
-    for (const phone of phones.splice(0)) await phone.context.close();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
-
-  const actor = () => ({ accountId: key.accountId, keyId: key.keyId, scopes: SCOPES, dailyCapCredits: null });
-
-  async function ask(draft: Json): Promise<{ id: string }> {
-    const result = await t.container.asks.ask(actor(), { draft: { n: 10, ...draft } } as AskBody, randomUUID());
-    return result.body.question as never;
-  }
+  const pages = browserPagesSuite();
+  const { ask, answerAll, narrowPhone } = pages;
 
   /** The API over HTTP, as a requester would call it. */
   async function api(method: string, url: string, body?: Json): Promise<{ status: number; json: Json }> {
-    const response = await fetch(`${base}${url}`, {
+    const response = await fetch(`${pages.base}${url}`, {
       method,
-      headers: { ...key.auth, ...(body ? { 'content-type': 'application/json' } : {}) },
+      headers: { ...pages.key.auth, ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
     });
     return { status: response.status, json: (await response.json()) as Json };
-  }
-
-  async function expectNoSidewaysScroll(page: Page) {
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
-  }
-
-  async function shot(page: Page, name: string) {
-    if (!SHOTS) return;
-    fs.mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
   }
 
   it('open a share link made through the API: the question, a bar, the insights, the written reasons; revoked, the 404 page at the next load', async () => {
@@ -82,7 +35,7 @@ describe.skipIf(Boolean(missing))('share link page in a browser', () => {
       reason: 'optional',
     });
     const long = `Pocket, because ${'unbelievablytrustworthy'.repeat(4)} and it feels like money you can reach.`;
-    await answerAll(t, q.id, heads.slice(0, 3), (i) => ({ option: i === 0 ? 0 : 1, reason: i === 0 ? 'Penny is short and friendly.' : i === 1 ? long : 'Pocket sounds safe.' }));
+    await answerAll(q.id, pages.heads.slice(0, 3), (i) => ({ option: i === 0 ? 0 : 1, reason: i === 0 ? 'Penny is short and friendly.' : i === 1 ? long : 'Pocket sounds safe.' }));
 
     // A summary of the reasons, so the page shows its insights section too.
     expect((await api('POST', `/v2/questions/${q.id}/insights`)).status).toBe(200);
@@ -93,10 +46,8 @@ describe.skipIf(Boolean(missing))('share link page in a browser', () => {
     const pathname = new URL(url).pathname;
     expect(pathname).toMatch(/^\/s\/[0-9A-Za-z]{32}$/);
 
-    const phone = await openPhone(browser, base);
-    phones.push(phone);
+    const phone = await narrowPhone();
     const { page } = phone;
-    await page.setViewportSize({ width: 360, height: 740 });
     const response = await page.goto(pathname);
     expect(response!.status()).toBe(200);
     expect(response!.headers()['cache-control']).toBe('no-store');

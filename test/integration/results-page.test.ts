@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
-import { answerAll, ask, choiceDraft, fundedKey, NO_RATE_LIMITS, seedHeads, sleep, type Head, type Json } from '../helpers/questions.ts';
+import { describe, expect, it } from 'vitest';
+import { choiceDraft } from '../helpers/questions.ts';
+import { pagesSuite } from '../helpers/results-pages.ts';
 import { PUBLIC_RESULTS_MAX_AGE_SECONDS } from '../../src/modules/sharing/sharing.schemas.ts';
 import { STRINGS } from '../../src/web/shared/strings/index.ts';
 import { escapeHtml } from '../../src/web/shared/html.ts';
@@ -10,31 +10,13 @@ import { escapeHtml } from '../../src/web/shared/html.ts';
  * `GET /v1/public/results/{code}` as HTML with no script, cached as long as the JSON, and a
  * friendly 404 in the browser's language for unknown, malformed and turned-off codes.
  */
-let t: TestApp;
-let heads: Head[];
-let key: TestKey;
-beforeAll(async () => {
-  t = await createTestApp({ env: { ...NO_RATE_LIMITS, PUBLIC_BASE_URL: 'https://headcount.test' } });
-  heads = await seedHeads(t, 10);
-  key = await fundedKey(t, 100_000);
-});
-afterAll(async () => {
-  await Promise.race([t?.close(), sleep(5_000)]);
-});
-
-const page = (code: string, headers: Record<string, string> = {}) => t.inject({ method: 'GET', url: `/r/${code}`, headers });
-const share = (id: string, on: boolean) => t.inject({ method: 'POST', url: `/v2/questions/${id}/share`, headers: key.auth, payload: { public: on } });
-
-async function publicQuestion(draft: Json = {}): Promise<Json> {
-  const question = await ask(t, key, choiceDraft({ publicResults: true, ...draft }));
-  expect(question.publicCode).toMatch(/^[0-9A-Za-z]{12}$/);
-  return question;
-}
+const pages = pagesSuite();
+const { ask, answerAll, resultsPage: page, publicQuestion, share } = pages;
 
 describe('GET /r/{code}', () => {
   it('renders the public results as HTML with no script, cached like the JSON, never indexed', async () => {
     const question = await publicQuestion({ text: 'Which name <b>for</b> the app?', context: 'Savings & more', reason: 'optional' });
-    await answerAll(t, question.id, heads.slice(0, 4), (i) => ({ option: i === 0 ? 1 : 0, reason: `Secret reason ${i}` }));
+    await answerAll(question.id, pages.heads.slice(0, 4), (i) => ({ option: i === 0 ? 1 : 0, reason: `Secret reason ${i}` }));
     const response = await page(question.publicCode);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -57,7 +39,7 @@ describe('GET /r/{code}', () => {
     expect(html).toContain('4 of 10 answers received');
     expect(html).toContain('Still collecting answers');
     // The same result the JSON route gives: its verification line and note, and nothing private.
-    const json = (await t.inject({ method: 'GET', url: `/v1/public/results/${question.publicCode}` })).json();
+    const json = (await pages.t.inject({ method: 'GET', url: `/v1/public/results/${question.publicCode}` })).json();
     expect(json.result.verificationLine).toBeTruthy();
     expect(html).toContain(json.result.verificationLine.replace(/&/g, '&amp;').replace(/'/g, '&#39;'));
     expect(html).toContain(json.result.summary.note.replace(/&/g, '&amp;').replace(/'/g, '&#39;'));
@@ -65,14 +47,14 @@ describe('GET /r/{code}', () => {
     expect(html).not.toContain(question.linkCode);
     // The stylesheet is the answer page's, at its versioned address.
     const css = html.match(/<link rel="stylesheet" href="([^"]+)">/)![1];
-    const sheet = await t.inject({ method: 'GET', url: css });
+    const sheet = await pages.t.inject({ method: 'GET', url: css });
     expect(sheet.statusCode).toBe(200);
     expect(sheet.body).toContain('.bar-fill');
   });
 
   it('speaks the question language', async () => {
     const question = await publicQuestion({ language: 'pt-BR', text: 'Qual nome?' });
-    await answerAll(t, question.id, heads.slice(0, 1), { option: 0 });
+    await answerAll(question.id, pages.heads.slice(0, 1), { option: 0 });
     const html = (await page(question.publicCode, { 'accept-language': 'de' })).body;
     expect(html).toContain('<html lang="pt"');
     expect(html).toContain('Penny</strong>: <span class="bar-share">100%</span> (1 resposta)');
@@ -101,7 +83,7 @@ describe('GET /r/{code}', () => {
       [`/s/${'t'.repeat(600)}`, STRINGS.fr.resultsSharedNotFoundTitle],
     ];
     for (const [url, words] of cases) {
-      const response = await t.inject({ method: 'GET', url, headers: { 'accept-language': 'fr' } });
+      const response = await pages.t.inject({ method: 'GET', url, headers: { 'accept-language': 'fr' } });
       expect(response.statusCode, url).toBe(404);
       expect(response.headers['content-type'], url).toBe('text/html; charset=utf-8');
       expect(response.headers['cache-control'], url).toBe('no-store');
@@ -109,7 +91,7 @@ describe('GET /r/{code}', () => {
       expect(response.body, url).toContain(escapeHtml(words));
     }
     // The API keeps its error envelope.
-    const api = await t.inject({ method: 'GET', url: '/v2/questions/%E0%A4%A' });
+    const api = await pages.t.inject({ method: 'GET', url: '/v2/questions/%E0%A4%A' });
     expect(api.statusCode).toBe(404);
     expect(api.json().error).toMatchObject({ code: 'not_found' });
   });
@@ -128,13 +110,13 @@ describe('GET /r/{code}', () => {
   });
 
   it('a question that was never public has no page under any code', async () => {
-    const question = await ask(t, key, choiceDraft());
+    const question = await ask(choiceDraft());
     expect(question.publicCode).toBeNull();
     expect((await page(question.linkCode)).statusCode).toBe(404);
   });
 
   it('is not part of the API description', async () => {
-    const paths = Object.keys((await t.inject({ method: 'GET', url: '/openapi.json' })).json().paths);
+    const paths = await pages.documentedPaths();
     expect(paths.some((p) => p.startsWith('/r/'))).toBe(false);
   });
 });

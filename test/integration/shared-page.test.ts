@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
-import { answerAll, ask, choiceDraft, fundedKey, NO_RATE_LIMITS, seedHeads, sleep, type Head, type Json } from '../helpers/questions.ts';
+import { describe, expect, it } from 'vitest';
+import { choiceDraft } from '../helpers/questions.ts';
+import { pagesSuite } from '../helpers/results-pages.ts';
 
 /**
  * The page behind a private share link, `GET /s/{token}` (docs/sharing.md "The page behind a share
@@ -8,30 +8,8 @@ import { answerAll, ask, choiceDraft, fundedKey, NO_RATE_LIMITS, seedHeads, slee
  * route's headers (never stored, not indexed, no referrer), and one friendly 404 for unknown,
  * tampered, expired (fake clock) and revoked tokens.
  */
-let t: TestApp;
-let heads: Head[];
-let key: TestKey;
-beforeAll(async () => {
-  t = await createTestApp({ env: { ...NO_RATE_LIMITS, PUBLIC_BASE_URL: 'https://headcount.test' } });
-  heads = await seedHeads(t, 10);
-  key = await fundedKey(t, 100_000);
-});
-afterAll(async () => {
-  await Promise.race([t?.close(), sleep(5_000)]);
-});
-
-const page = (path: string, headers: Record<string, string> = {}) => t.inject({ method: 'GET', url: path, headers });
-const createLink = (id: string, payload: Json = {}) => t.inject({ method: 'POST', url: `/v2/questions/${id}/share-links`, headers: key.auth, payload });
-const revoke = (id: string, linkId: string) => t.inject({ method: 'DELETE', url: `/v2/questions/${id}/share-links/${linkId}`, headers: key.auth });
-
-/** A share link's page path: the `url` the API gave, less the public base. */
-async function link(id: string, payload: Json = {}): Promise<{ id: string; token: string; path: string; expiresAt: string }> {
-  const response = await createLink(id, payload);
-  expect(response.statusCode, response.body).toBe(201);
-  const { shareLink } = response.json();
-  expect(shareLink.url).toBe(`https://headcount.test/s/${shareLink.token}`);
-  return { ...shareLink, path: new URL(shareLink.url).pathname };
-}
+const pages = pagesSuite();
+const { ask, answerAll, page, link, revoke } = pages;
 
 function expectPrivateHeaders(response: Awaited<ReturnType<typeof page>>) {
   expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -47,17 +25,17 @@ function expectPrivateHeaders(response: Awaited<ReturnType<typeof page>>) {
 
 describe('GET /s/{token}', () => {
   it('renders the shared results with the written answers (pinned first), escaped, never stored or indexed', async () => {
-    const question = await ask(t, key, choiceDraft({ text: 'Which name <b>for</b> the app?', context: 'Savings & more', reason: 'optional' }));
-    const outcomes = await answerAll(t, question.id, heads.slice(0, 3), (i) => ({ option: i === 0 ? 1 : 0, reason: `Written reason ${i}` }));
+    const question = await ask(choiceDraft({ text: 'Which name <b>for</b> the app?', context: 'Savings & more', reason: 'optional' }));
+    const outcomes = await answerAll(question.id, pages.heads.slice(0, 3), (i) => ({ option: i === 0 ? 1 : 0, reason: `Written reason ${i}` }));
     // One more, straight through the answer recorder, with a reason that tries to be markup.
-    const recorded = await t.container.answers.record(
+    const recorded = await pages.t.container.answers.record(
       question.id,
-      { headId: heads[3].id, source: 'panel', tier: heads[3].tier, country: heads[3].country },
+      { headId: pages.heads[3].id, source: 'panel', tier: pages.heads[3].tier, country: pages.heads[3].country },
       { option: 1, reason: 'Pocket <script>alert(1)</script> & "friends"' },
     );
     expect(recorded.accepted).toBe(true);
     // Pin the first (oldest) answer: it comes first on the page.
-    const pinned = await t.inject({ method: 'POST', url: `/v2/questions/${question.id}/answers/${outcomes[0].attestationRef}/pin`, headers: key.auth, payload: { pinned: true } });
+    const pinned = await pages.t.inject({ method: 'POST', url: `/v2/questions/${question.id}/answers/${outcomes[0].attestationRef}/pin`, headers: pages.key.auth, payload: { pinned: true } });
     expect(pinned.statusCode, pinned.body).toBe(200);
 
     const { path } = await link(question.id);
@@ -83,7 +61,7 @@ describe('GET /s/{token}', () => {
     expect(html).not.toContain('more answer');
 
     // The same data as the JSON route, nothing private: no real answer references, no answer link.
-    const json = (await t.inject({ method: 'GET', url: `/v1/public/shared/${path.slice(3)}` })).json();
+    const json = (await pages.t.inject({ method: 'GET', url: `/v1/public/shared/${path.slice(3)}` })).json();
     expect(json.result.answers).toHaveLength(4);
     expect(html).toContain(json.result.verificationLine.replace(/&/g, '&amp;').replace(/'/g, '&#39;'));
     for (const outcome of [...outcomes, recorded]) expect(html).not.toContain(outcome.attestationRef);
@@ -91,9 +69,9 @@ describe('GET /s/{token}', () => {
   });
 
   it('shows the insights summary when the question has one', async () => {
-    const question = await ask(t, key, choiceDraft({ reason: 'required' }));
-    await answerAll(t, question.id, heads.slice(0, 5), (i) => ({ option: i % 2, reason: i % 2 ? 'Hidden fees worry me with any savings app.' : 'Short and friendly name, easy to remember.' }));
-    const made = await t.inject({ method: 'POST', url: `/v2/questions/${question.id}/insights`, headers: key.auth });
+    const question = await ask(choiceDraft({ reason: 'required' }));
+    await answerAll(question.id, pages.heads.slice(0, 5), (i) => ({ option: i % 2, reason: i % 2 ? 'Hidden fees worry me with any savings app.' : 'Short and friendly name, easy to remember.' }));
+    const made = await pages.t.inject({ method: 'POST', url: `/v2/questions/${question.id}/insights`, headers: pages.key.auth });
     expect(made.statusCode, made.body).toBe(200);
     const insights = made.json().insights;
     expect(insights.themes.length).toBeGreaterThan(0);
@@ -111,19 +89,19 @@ describe('GET /s/{token}', () => {
   });
 
   it('click test: the heatmap over the image is the share link\'s own, loaded from this origin', async () => {
-    const question = await ask(t, key, { type: 'click_test', text: 'Where would you tap?', stimulus: { imageUrl: 'https://img.test/page.png' }, clickTest: { maxTaps: 1 }, n: 10 });
-    await answerAll(t, question.id, heads.slice(0, 3), { taps: [{ x: 0.5, y: 0.5 }] });
+    const question = await ask({ type: 'click_test', text: 'Where would you tap?', stimulus: { imageUrl: 'https://img.test/page.png' }, clickTest: { maxTaps: 1 }, n: 10 });
+    await answerAll(question.id, pages.heads.slice(0, 3), { taps: [{ x: 0.5, y: 0.5 }] });
     const { token, path } = await link(question.id);
     const html = (await page(path)).body;
     const src = html.match(/<img class="heatmap-layer" src="([^"]+)"/)?.[1];
     expect(src).toBe(`/v1/public/shared/${token}/heatmap.png`);
-    const picture = await t.inject({ method: 'GET', url: src! });
+    const picture = await pages.t.inject({ method: 'GET', url: src! });
     expect(picture.statusCode).toBe(200);
     expect(picture.headers['content-type']).toBe('image/png');
   });
 
   it('unknown, tampered and malformed tokens: the same friendly 404 page, in the browser language, never stored', async () => {
-    const question = await ask(t, key, choiceDraft());
+    const question = await ask(choiceDraft());
     const { token } = await link(question.id);
     const flip = (c: string) => (c === 'a' ? 'b' : 'a');
     const bad = [
@@ -153,12 +131,12 @@ describe('GET /s/{token}', () => {
   });
 
   it('expired by the clock: works until expiresAt, then the same 404 page', async () => {
-    const question = await ask(t, key, choiceDraft());
+    const question = await ask(choiceDraft());
     const shared = await link(question.id, { expiresInDays: 1 });
     const unknown = (await page('/s/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')).body;
-    t.clock.set(new Date(new Date(shared.expiresAt).getTime() - 1));
+    pages.t.clock.set(new Date(new Date(shared.expiresAt).getTime() - 1));
     expect((await page(shared.path)).statusCode).toBe(200);
-    t.clock.advance(1);
+    pages.t.clock.advance(1);
     const gone = await page(shared.path);
     expect(gone.statusCode).toBe(404);
     expectPrivateHeaders(gone);
@@ -166,7 +144,7 @@ describe('GET /s/{token}', () => {
   });
 
   it('revoked: the next load is the same 404 page at once; the question\'s other links still work', async () => {
-    const question = await ask(t, key, choiceDraft());
+    const question = await ask(choiceDraft());
     const keep = await link(question.id);
     const shared = await link(question.id);
     expect((await page(shared.path)).statusCode).toBe(200);
@@ -179,8 +157,8 @@ describe('GET /s/{token}', () => {
   });
 
   it('speaks the question language', async () => {
-    const question = await ask(t, key, choiceDraft({ language: 'pt-BR', text: 'Qual nome?', reason: 'optional' }));
-    await answerAll(t, question.id, heads.slice(0, 1), { option: 0, reason: 'Curto.' });
+    const question = await ask(choiceDraft({ language: 'pt-BR', text: 'Qual nome?', reason: 'optional' }));
+    await answerAll(question.id, pages.heads.slice(0, 1), { option: 0, reason: 'Curto.' });
     const html = (await page((await link(question.id)).path, { 'accept-language': 'de' })).body;
     expect(html).toContain('<html lang="pt"');
     expect(html).toContain('Resultados compartilhados');
@@ -189,7 +167,7 @@ describe('GET /s/{token}', () => {
   });
 
   it('is not part of the API description', async () => {
-    const paths = Object.keys((await t.inject({ method: 'GET', url: '/openapi.json' })).json().paths);
+    const paths = await pages.documentedPaths();
     expect(paths.some((p) => p.startsWith('/s/'))).toBe(false);
   });
 });
