@@ -9,6 +9,7 @@ import { ANSWERING_COUNTRIES, answeringCountry, countryName, DEFAULT_COUNTRY } f
 import { TAG_GROUP_DATA } from '../draft/tags.data.ts';
 import { TEMPLATES } from '../draft/templates.data.ts';
 import type { CataloguesRepository } from './catalogues.repository.ts';
+import { addDays } from '../../lib/dates.ts';
 
 /** Exchange rates from GBP used to show prices in other currencies; reviewed by hand. */
 export const RATES = { GBP: 1, USD: 1.27, EUR: 1.17, CAD: 1.76 };
@@ -88,15 +89,15 @@ export function createCataloguesService(deps: { repo: CataloguesRepository; cloc
   const stats = cached(clock, async (): Promise<Stats> => {
     const now = clock.now();
     const online = await repo.headsSeenSince(new Date(now.getTime() - 5 * 60_000));
-    const panel = await repo.panelActivity(new Date(now.getTime() - 86_400_000));
+    const panel = await repo.panelActivity(addDays(now, -1));
     const low = Math.min(...ANSWERING_COUNTRIES.map((c) => c.entry.payMultiplier));
     const quickPay = Math.round(TIER1_PAY_PENCE * low);
     const writtenPay = priceDraft({ type: 'free_text', n: 1, tier: 3, rush: false, reason: 'off', countries: [], tags: [] }).payPerAnswer;
     return {
       headsOnlineNow: online,
-      answersThisWeek: await repo.answersSince(new Date(now.getTime() - 7 * 86_400_000)),
+      answersThisWeek: await repo.answersSince(addDays(now, -7)),
       // Measured over the last 30 days; until a question has reached 50 answers, the model's estimate.
-      medianMinutesTo50: round1((await repo.minutesTo50(new Date(now.getTime() - 30 * 86_400_000))) ?? etaMinutes({ n: 50, poolSize: panel.size, activeHeads: panel.active, rush: false })),
+      medianMinutesTo50: round1((await repo.minutesTo50(addDays(now, -30))) ?? etaMinutes({ n: 50, poolSize: panel.size, activeHeads: panel.active, rush: false })),
       headEarningsPerHour: { low: quickPay * ANSWERS_PER_HOUR.quick, high: writtenPay * ANSWERS_PER_HOUR.written },
       updatedAt: now.toISOString(),
     };

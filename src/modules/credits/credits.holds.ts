@@ -2,7 +2,7 @@ import type { Db } from '../../db/database.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { CreditsRepository } from './credits.repository.ts';
 import { planSpend } from './credit-lots.ts';
-import { utcDay } from './credits.service.ts';
+import { utcDay } from '../../lib/dates.ts';
 
 /**
  * The money of a question, in the caller's transaction (TigerBeetle-style two-phase transfer,

@@ -9,12 +9,12 @@ import type { Currency } from '../../lib/currencies.ts';
 import type { CreditsRepository, LedgerEntryRow } from './credits.repository.ts';
 import { planSpend } from './credit-lots.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import { addDays, utcDay } from '../../lib/dates.ts';
 
 export const LEDGER_PAGE_SIZE = 50;
 /** Credits granted by hand never expire unless the operator says so; purchases expire after a year. */
 export const PURCHASE_EXPIRY_DAYS = 365;
 
-export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 
 function ledgerRow(row: LedgerEntryRow): LedgerRow {
   return {
@@ -85,7 +85,7 @@ export function createCreditsService(deps: { db: Db; repo: CreditsRepository; ac
         // The balance row first (lock order), then the lots.
         if (!(await repo.addAvailable(input.accountId, input.amount, at, tx))) throw removalTooLarge();
         if (input.amount > 0) {
-          await repo.insertLot({ accountId: input.accountId, entryId: entry.id, amount: input.amount, expiresAt: days ? new Date(at.getTime() + days * 86_400_000) : null }, tx);
+          await repo.insertLot({ accountId: input.accountId, entryId: entry.id, amount: input.amount, expiresAt: days ? addDays(at, days) : null }, tx);
         } else {
           // A removal takes spendable credits only: never credits already past their expiry.
           const plan = planSpend(await repo.lockOpenLots(input.accountId, tx), -input.amount, at);

@@ -11,6 +11,7 @@ import type { QuestionRow, QuestionsRepository } from '../questions/questions.re
 import { refundSpent } from './refund-spent.ts';
 import type { DisputeRow, ModerationRepository } from './moderation.repository.ts';
 import type { Dispute, DisputeStatus } from './moderation.schemas.ts';
+import { DAY_MS } from '../../lib/dates.ts';
 
 /**
  * Disputes of closed questions (docs/moderation.md). A requester disputes a closed question; an
@@ -20,7 +21,6 @@ import type { Dispute, DisputeStatus } from './moderation.schemas.ts';
 
 /** Disputes are accepted up to this long after the question closed. */
 export const DISPUTE_WINDOW_DAYS = 7;
-const DAY_MS = 86_400_000;
 
 export interface DisputeRecord {
   id: string;

@@ -3,12 +3,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { Closed, DateTime, IdParams, Nullable, RefOf } from '../../lib/typebox.ts';
 import { actorOf } from '../../http/auth.ts';
+import { errorResponse } from '../../http/responses.ts';
 import type { ModerationService } from './moderation.service.ts';
 import { AnswerParams, DisputeBodySchema, DisputeSchema, FlagBodySchema, FlagSchema, PinBodySchema } from './moderation.schemas.ts';
 import { disputeView } from './disputes.service.ts';
 
 const TAG = ['Questions'];
-const conflict = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: 'Error#' } } } });
 
 /** Flags, pins and disputes (docs/moderation.md). */
 export function moderationRoutes(deps: { moderation: ModerationService }): FastifyPluginAsync {
@@ -30,7 +30,7 @@ export function moderationRoutes(deps: { moderation: ModerationService }): Fasti
         body: FlagBodySchema,
         response: {
           201: Closed({ flag: FlagSchema }),
-          409: conflict('`conflict`: the answer already has an open flag (`details.flagId`), or it was already removed.'),
+          409: errorResponse('`conflict`: the answer already has an open flag (`details.flagId`), or it was already removed.'),
         },
       },
     }, async (request, reply) => {
@@ -48,7 +48,7 @@ export function moderationRoutes(deps: { moderation: ModerationService }): Fasti
         body: PinBodySchema,
         response: {
           200: Closed({ pinned: Type.Boolean() }),
-          409: conflict('`conflict`: the answer was removed after review.'),
+          409: errorResponse('`conflict`: the answer was removed after review.'),
         },
       },
     }, async (request) => moderation.pin(actorOf(request), request.params.id, request.params.ref, request.body.pinned));
@@ -67,7 +67,7 @@ export function moderationRoutes(deps: { moderation: ModerationService }): Fasti
         body: DisputeBodySchema,
         response: {
           200: Closed({ ok: Type.Literal(true), dispute: Type.Optional(RefOf(DisputeSchema)) }),
-          409: conflict('`conflict`: the question is still open, it closed more than 7 days ago (`details.disputeBy`), or a dispute of it is already open.'),
+          409: errorResponse('`conflict`: the question is still open, it closed more than 7 days ago (`details.disputeBy`), or a dispute of it is already open.'),
         },
       },
     }, async (request) => {

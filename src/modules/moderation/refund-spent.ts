@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import type { CreditsRepository } from '../credits/credits.repository.ts';
-import { utcDay } from '../credits/credits.service.ts';
+import { utcDay } from '../../lib/dates.ts';
 
 /**
  * Gives back credits a question already SPENT (an answer removed after review, an upheld

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { applyTargeting } from './heads.repository.ts';
+import { addDays } from '../../lib/dates.ts';
 
 export interface PoolQuery {
   countries: string[];
@@ -23,7 +24,7 @@ export function createPoolRepository(db: Db) {
   return {
     async count(query: PoolQuery, now: Date): Promise<PoolCount> {
       const q = applyTargeting(db.selectFrom('heads as h'), query, query.tier);
-      const since = new Date(now.getTime() - 86_400_000);
+      const since = addDays(now, -1);
       const row = await q
         .select([
           sql<number>`count(*)::int`.as('size'),

@@ -14,6 +14,7 @@ import type { LifecycleEffects } from './lifecycle.service.ts';
 import type { QuestionsRepository } from './questions.repository.ts';
 import { questionView } from './question-view.ts';
 import type { Question } from './questions.schemas.ts';
+import { addDays } from '../../lib/dates.ts';
 
 /**
  * POST /v2/questions/{id}/heads: more answers for a question that closed complete or underfilled.
@@ -107,7 +108,7 @@ export function createAddHeadsService(deps: { db: Db; clock: Clock; questions: Q
             },
             tx,
           );
-          closesAt = new Date(now.getTime() + q.open_for_days * 86_400_000);
+          closesAt = addDays(now, q.open_for_days);
           await questions.update(q.id, { n: offer.newTarget, credits_reserved: q.credits_reserved + offer.creditsTotal, status: 'live', closed_at: null, closes_at: closesAt, min_answers: null, updated_at: now }, tx);
           await emitEvent(tx, { accountId: actor.accountId, type: 'question.reserved', uniqueRef: `${q.id}:question.reserved:r${q.credits_reserved + offer.creditsTotal}`, payload: { questionId: q.id, status: 'live', creditsReserved: offer.creditsTotal, addedHeads: body.n }, at: now });
           const row = await questions.find(actor.accountId, id, tx);

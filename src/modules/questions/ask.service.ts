@@ -27,6 +27,7 @@ import { questionRow } from './question-row.ts';
 import type { QuestionsRepository } from './questions.repository.ts';
 import { questionView } from './question-view.ts';
 import type { Question } from './questions.schemas.ts';
+import { addDays, startOfUtcDay } from '../../lib/dates.ts';
 
 /**
  * The ask (docs/asking.md): validate, price, then in ONE transaction claim the Idempotency-Key,
@@ -163,7 +164,7 @@ export function createAskService(deps: Deps) {
         created.length = 0; // (a retried attempt starts afresh: db/transaction.ts)
         // Private asks of one account queue up here, so two at once cannot both be today's free one.
         if (isPrivate) await questions.lockPrivateAsks(actor.accountId, tx);
-        const today = isPrivate ? await questions.countPrivateSince(actor.accountId, new Date(`${now.toISOString().slice(0, 10)}T00:00:00.000Z`), tx) : null;
+        const today = isPrivate ? await questions.countPrivateSince(actor.accountId, startOfUtcDay(now), tx) : null;
         // One private question a day is free (docs/asking.md); after that it costs what the estimate says.
         const freePrivate = isPrivate && today!.count === 0;
         const perAnswer = freePrivate ? 0 : mainPrice.creditsPerAnswer;
@@ -174,7 +175,7 @@ export function createAskService(deps: Deps) {
 
         const scheduledFor = main.scheduledFor ? new Date(main.scheduledFor) : null;
         const opensAt = scheduledFor ?? now;
-        const closesAt = new Date(opensAt.getTime() + openForDays * 86_400_000);
+        const closesAt = addDays(opensAt, openForDays);
         const status = scheduledFor ? 'scheduled' : 'live';
         // What the question and its follow-ups share: who asked, how, when, filed where.
         const common = {

@@ -12,6 +12,7 @@ import { leaderConfidence, meets, type Confidence } from '../draft/confidence.ts
 import type { QuestionsRepository } from './questions.repository.ts';
 import { questionView } from './question-view.ts';
 import type { Question } from './questions.schemas.ts';
+import { addDays } from '../../lib/dates.ts';
 
 /**
  * The state machine of a question (docs/lifecycle.md). Every transition locks the question row,
@@ -102,7 +103,7 @@ export function createLifecycleService(deps: { db: Db; clock: Clock; questions: 
     for (const child of children) {
       const launch = (status === 'complete' || status === 'underfilled') && counted > 0 && meets(confidence, child.min_confidence as Confidence | null);
       if (launch) {
-        const closesAt = new Date(at.getTime() + child.open_for_days * 86_400_000);
+        const closesAt = addDays(at, child.open_for_days);
         await questions.update(child.id, { status: 'live', live_at: at, closes_at: closesAt, updated_at: at }, tx);
         touched.add(child.id);
         launched.set(child.id, closesAt);
@@ -177,7 +178,7 @@ export function createLifecycleService(deps: { db: Db; clock: Clock; questions: 
       let closesAt: Date | null = null;
       const went = await transition(id, async (tx, q, at, touched) => {
         if (q.status !== 'scheduled' || !q.scheduled_for || q.scheduled_for > at) return false;
-        closesAt = new Date(at.getTime() + q.open_for_days * 86_400_000);
+        closesAt = addDays(at, q.open_for_days);
         await questions.update(q.id, { status: 'live', live_at: at, closes_at: closesAt, updated_at: at }, tx);
         touched.add(q.id);
         return true;

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { Closed, Nullable, RefOf, IdParams } from '../../lib/typebox.ts';
 import { actorOf } from '../../http/auth.ts';
+import { errorResponse } from '../../http/responses.ts';
 import { ListQuestionsQuerySchema, PatchQuestionBodySchema, QuestionSchema } from './questions.schemas.ts';
 import { AskBodySchema, IdempotencyHeadersSchema } from './ask.schemas.ts';
 import { ResultSchema } from '../results/results.schemas.ts';
@@ -41,10 +42,10 @@ export function questionsRoutes(deps: { asks: AskService; questions: QuestionsSe
         body: AskBodySchema,
         response: {
           201: { description: 'The question, live or scheduled.', headers: REPLAYED_HEADER, content: { 'application/json': { schema: QuestionEnvelope } } },
-          402: { description: '`insufficient_credits`, or `spend_cap_exceeded` (details.reason `spend_cap_reached`): nothing was spent.', content: { 'application/json': { schema: { $ref: 'Error#' } } } },
-          404: { description: '`not_found`: `fromDraftId`, `variantOf` or `projectId` is not one of this account\'s.', content: { 'application/json': { schema: { $ref: 'Error#' } } } },
-          409: { description: '`idempotency_conflict` or `idempotency_in_progress` (with Retry-After).', content: { 'application/json': { schema: { $ref: 'Error#' } } } },
-          422: { description: '`content_refused`: the question was refused for its content; nothing was spent.', content: { 'application/json': { schema: { $ref: 'Error#' } } } },
+          402: errorResponse('`insufficient_credits`, or `spend_cap_exceeded` (details.reason `spend_cap_reached`): nothing was spent.'),
+          404: errorResponse('`not_found`: `fromDraftId`, `variantOf` or `projectId` is not one of this account\'s.'),
+          409: errorResponse('`idempotency_conflict` or `idempotency_in_progress` (with Retry-After).'),
+          422: errorResponse('`content_refused`: the question was refused for its content; nothing was spent.'),
         },
       },
     }, async (request, reply) => {
@@ -88,7 +89,7 @@ export function questionsRoutes(deps: { asks: AskService; questions: QuestionsSe
         description: '`minAnswers` completes the question as soon as that many heads have answered (at once if they already have; unanswered credits are refunded). `externalRef` can be set once.',
         params: Params,
         body: PatchQuestionBodySchema,
-        response: { 200: QuestionEnvelope, 409: { description: '`external_ref_set`: externalRef is already set.', content: { 'application/json': { schema: { $ref: 'Error#' } } } } },
+        response: { 200: QuestionEnvelope, 409: errorResponse('`external_ref_set`: externalRef is already set.') },
       },
     }, async (request) => ({ question: await deps.questions.patch(actorOf(request), request.params.id, request.body) }));
 
@@ -103,7 +104,7 @@ export function questionsRoutes(deps: { asks: AskService; questions: QuestionsSe
         params: Params,
         response: {
           200: Closed({ question: RefOf(QuestionSchema), refundCredits: Type.Integer({ minimum: 0 }) }),
-          409: { description: '`conflict`: the question is already closed (complete, underfilled, cancelled or refused).', content: { 'application/json': { schema: { $ref: 'Error#' } } } },
+          409: errorResponse('`conflict`: the question is already closed (complete, underfilled, cancelled or refused).'),
         },
       },
     }, async (request) => deps.lifecycle.cancel(actorOf(request), request.params.id));
@@ -132,8 +133,8 @@ export function questionsRoutes(deps: { asks: AskService; questions: QuestionsSe
               },
             },
           },
-          402: { description: '`insufficient_credits` or `spend_cap_exceeded`: nothing was spent.', content: { 'application/json': { schema: { $ref: 'Error#' } } } },
-          409: { description: '`conflict` (not complete or underfilled), `idempotency_conflict` or `idempotency_in_progress`.', content: { 'application/json': { schema: { $ref: 'Error#' } } } },
+          402: errorResponse('`insufficient_credits` or `spend_cap_exceeded`: nothing was spent.'),
+          409: errorResponse('`conflict` (not complete or underfilled), `idempotency_conflict` or `idempotency_in_progress`.'),
         },
       },
     }, async (request, reply) => {

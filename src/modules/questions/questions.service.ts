@@ -12,6 +12,7 @@ import type { LifecycleService } from './lifecycle.service.ts';
 import type { QuestionsRepository } from './questions.repository.ts';
 import { questionView } from './question-view.ts';
 import type { ListQuestionsQuery, PatchQuestionBody, Question } from './questions.schemas.ts';
+import { startOfUtcDay } from '../../lib/dates.ts';
 
 export const DEFAULT_PAGE = 20;
 
@@ -71,7 +72,7 @@ export function createQuestionsService(deps: {
     /** Today's private question (one a day is free): for the balance's freeQuestionToday. */
     async privateToday(actor: Actor): Promise<{ freeQuestionToday: boolean; privateDeclaredAt?: string }> {
       const now = clock.now();
-      const today = await repo.countPrivateSince(actor.accountId, new Date(`${now.toISOString().slice(0, 10)}T00:00:00.000Z`));
+      const today = await repo.countPrivateSince(actor.accountId, startOfUtcDay(now));
       return { freeQuestionToday: today.count === 0, ...(today.first ? { privateDeclaredAt: new Date(today.first).toISOString() } : {}) };
     },
 

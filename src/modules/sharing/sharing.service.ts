@@ -18,6 +18,7 @@ import { heatmapUrls } from './heatmap-urls.ts';
 import { publicQuestion, publicResult, sharedResult } from './public-view.ts';
 import type { ShareLinkRow, SharingRepository } from './sharing.repository.ts';
 import { SHARE_LINK_DEFAULT_DAYS, type CreateShareLinkBody, type PublicResults, type ShareLink } from './sharing.schemas.ts';
+import { DAY_MS } from '../../lib/dates.ts';
 
 /**
  * The public results page and private share links (docs/sharing.md).
@@ -37,7 +38,6 @@ export const SHARE_TOKEN_LENGTH = 32;
 /** Live (not revoked, not expired) share links a question can have at once. */
 export const MAX_ACTIVE_SHARE_LINKS = 50;
 const TOKEN_FORMAT = new RegExp(`^[0-9A-Za-z]{${SHARE_TOKEN_LENGTH}}$`);
-const DAY_MS = 86_400_000;
 
 export const hashShareToken = (token: string): Buffer => createHash('sha256').update(token, 'utf8').digest();
 
