@@ -15,7 +15,7 @@ export function IntegerEnum<const T extends readonly number[]>(values: T, option
 
 /** `T | null`. Scalars become `type: [t, "null"]`; anything else `anyOf: [T, {type: "null"}]`. */
 export function Nullable<T extends TSchema>(schema: T, options: SchemaOptions = {}): TUnsafe<Static<T> | null> {
-  const raw = schema as unknown as Record<string, unknown>;
+  const raw: Record<string, unknown> = schema;
   if (typeof raw.type === 'string' && raw.type !== 'object' && raw.type !== 'array' && raw.enum === undefined) {
     return Type.Unsafe<Static<T> | null>({ ...raw, type: [raw.type, 'null'], ...options });
   }

@@ -57,7 +57,7 @@ const cap = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 /** How far ahead a question may be scheduled. */
 export const MAX_SCHEDULE_DAYS = 90;
 
-const { $id: _omit, ...draftSchemaWithoutId } = QuestionDraftSchema as unknown as Record<string, unknown>;
+const { $id: _omit, ...draftSchemaWithoutId } = QuestionDraftSchema;
 const checkFieldRules = compileFor('body', draftSchemaWithoutId);
 
 class Problems {

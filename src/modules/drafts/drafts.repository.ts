@@ -1,12 +1,8 @@
+import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { DraftsTable } from '../../db/schema.ts';
 
-export interface DraftRow {
-  id: string;
-  account_id: string;
-  draft: Record<string, unknown>;
-  created_at: Date;
-  updated_at: Date;
-}
+export type DraftRow = Selectable<DraftsTable>;
 
 export function createDraftsRepository(db: Db) {
   return {

@@ -14,7 +14,7 @@ export type EstimateBody = Static<typeof EstimateBodySchema>;
  * What the estimate actually validates: the JSON shape only (see lib/json-schema-shape.ts). Rule
  * violations are not a 400 here; they come back in `validation[]`.
  */
-const { $id: _id, ...draftWithoutId } = QuestionDraftSchema as unknown as Record<string, unknown>;
+const { $id: _id, ...draftWithoutId } = QuestionDraftSchema;
 export const EstimateBodyShape = {
   type: 'object',
   additionalProperties: false,

@@ -2,6 +2,21 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { WrittenAnswer } from './insights.engine.ts';
 import type { Insights } from './insights.schemas.ts';
+import { storedDraft } from '../draft/stored-draft.ts';
+
+/**
+ * The `insights.payload` column (plain JSON in db/schema.ts) read as the Insights it was written
+ * from: the one place it gets its type. Checked for the fields readers rely on; anything else is
+ * corrupt data and throws rather than being served.
+ */
+function storedInsights(value: unknown): Insights | null {
+  if (value === null) return null;
+  const insights = value as Partial<Insights> | null;
+  if (typeof insights !== 'object' || insights === null || typeof insights.kind !== 'string' || typeof insights.generatedAt !== 'string' || typeof insights.language !== 'string') {
+    throw new Error('A stored insights payload is not an Insights (insights.payload)');
+  }
+  return insights as Insights;
+}
 
 /**
  * SQL of the insights module (ARCHITECTURE §3 rule 3). The answers are read through one narrow
@@ -29,12 +44,12 @@ export function createInsightsRepository(db: Db) {
       if (accountId !== undefined) query = query.where('q.account_id', '=', accountId);
       const row = await query.executeTakeFirst();
       if (!row) return null;
-      return { id: row.id, accountId: row.account_id, status: row.status, closedAt: row.closed_at, draft: row.draft as QuestionForInsights['draft'], accountLanguage: row.language };
+      return { id: row.id, accountId: row.account_id, status: row.status, closedAt: row.closed_at, draft: storedDraft(row.draft), accountLanguage: row.language };
     },
 
     async latest(questionId: string): Promise<{ payload: Insights | null; kind: string | null; finalFor: Date | null } | null> {
       const row = await db.selectFrom('insights').select(['payload', 'kind', 'final_for']).where('question_id', '=', questionId).executeTakeFirst();
-      return row ? { payload: row.payload as unknown as Insights | null, kind: row.kind, finalFor: row.final_for } : null;
+      return row ? { payload: storedInsights(row.payload), kind: row.kind, finalFor: row.final_for } : null;
     },
 
     /** Answers with something written, and all answers, not counting removed ones. */

@@ -137,7 +137,7 @@ function analyzeKeywords(text: string, language: string, exclude: Set<string>, q
   return { terms, score: 0 };
 }
 
-/** Results classify an answer's score the same way (answers/answer-sentiment.ts). */
+/** Results classify an answer's score the same way (text/sentiment.ts). */
 const classify = classifySentiment;
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

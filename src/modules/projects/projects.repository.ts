@@ -1,16 +1,8 @@
+import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { ProjectsTable } from '../../db/schema.ts';
 
-export interface ProjectRow {
-  id: string;
-  account_id: string;
-  name: string;
-  description: string | null;
-  goal: string | null;
-  bookmarked: boolean;
-  archived: boolean;
-  created_at: Date;
-  updated_at: Date;
-}
+export type ProjectRow = Selectable<ProjectsTable>;
 
 /** A project with the number of the account's questions in it. */
 export interface ProjectWithCount extends ProjectRow {

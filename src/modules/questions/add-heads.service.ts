@@ -7,13 +7,13 @@ import type { CreditHolds } from '../credits/credits.holds.ts';
 import { emitEvent } from '../events/outbox.ts';
 import { etaMinutes } from '../draft/eta.ts';
 import type { PoolService } from '../panel/pool.service.ts';
-import type { NormalizedDraft } from '../draft/draft-defaults.ts';
+import { storedDraft } from '../draft/stored-draft.ts';
 import { requestHash } from './ask.service.ts';
 import { storedResponse, withIdempotency, type Stored } from './idempotency.ts';
 import type { LifecycleEffects } from './lifecycle.service.ts';
 import type { QuestionsRepository } from './questions.repository.ts';
 import { questionView } from './question-view.ts';
-import type { Question } from './questions.schemas.ts';
+import type { AddHeadsBody, AddHeadsQuote, AddHeadsResponse } from './questions.schemas.ts';
 import { addDays } from '../../lib/dates.ts';
 
 /**
@@ -21,27 +21,12 @@ import { addDays } from '../../lib/dates.ts';
  * Same wording and targeting and price per answer; heads who already answered are excluded
  * (one answer per head per question); new answers merge with the old. A dry run only quotes.
  */
-export interface Quote {
-  n: number;
-  creditsPerAnswer: number;
-  creditsTotal: number;
-  etaMinutes: number;
-  newTarget: number;
-  line: string;
-}
-
-export interface AddHeadsResponse {
-  question?: Question;
-  quote: Quote;
-  creditsReserved?: number;
-}
-
 export function createAddHeadsService(deps: { db: Db; clock: Clock; questions: QuestionsRepository; holds: CreditHolds; pool: PoolService; effects: LifecycleEffects; publicBaseUrl: string }) {
   const { db, clock, questions, holds, pool, effects } = deps;
 
   /** The pool is counted before any transaction: on the embedded database a second connection would wait for it. */
   async function poolOf(row: { draft: unknown; tier: number }) {
-    const draft = row.draft as NormalizedDraft;
+    const draft = storedDraft(row.draft);
     return pool.count({ ...draft.targeting, tier: row.tier });
   }
 
@@ -49,8 +34,8 @@ export function createAddHeadsService(deps: { db: Db; clock: Clock; questions: Q
    * `extra` more answers than the question has now: the new target is answered + extra (an
    * underfilled question at 6 of 10 plus 5 heads aims at 11), and exactly extra × price is reserved.
    */
-  function quote(row: { answered: number; credits_per_answer: number; draft: unknown }, extra: number, count: { size: number; active: number }): Quote {
-    const draft = row.draft as NormalizedDraft;
+  function quote(row: { answered: number; credits_per_answer: number; draft: unknown }, extra: number, count: { size: number; active: number }): AddHeadsQuote {
+    const draft = storedDraft(row.draft);
     // Heads who answered already cannot answer again.
     const poolLeft = Math.max(0, count.size - row.answered);
     const activeLeft = Math.max(0, count.active - row.answered);
@@ -67,7 +52,7 @@ export function createAddHeadsService(deps: { db: Db; clock: Clock; questions: Q
   }
 
   return {
-    async addHeads(actor: Actor, id: string, body: { n: number; dryRun?: boolean }, idempotencyKey: string | undefined): Promise<Stored<AddHeadsResponse>> {
+    async addHeads(actor: Actor, id: string, body: AddHeadsBody, idempotencyKey: string | undefined): Promise<Stored<AddHeadsResponse>> {
       const current = await questions.find(actor.accountId, id);
       if (!current) throw notFound('No such question on this account.');
       const now = clock.now();
@@ -103,7 +88,7 @@ export function createAddHeadsService(deps: { db: Db; clock: Clock; questions: Q
               questionId: q.parent_id ?? q.id,
               // Keyed by the reservation after this one: it grows with every addition, so each has its own row.
               uniqueRef: `${q.id}:ask:r${q.credits_reserved + offer.creditsTotal}`,
-              title: `Added ${body.n} heads to "${(q.draft as NormalizedDraft).text.slice(0, 60)}" (${body.n} × ${q.credits_per_answer} credits)`,
+              title: `Added ${body.n} heads to "${storedDraft(q.draft).text.slice(0, 60)}" (${body.n} × ${q.credits_per_answer} credits)`,
               at: now,
             },
             tx,

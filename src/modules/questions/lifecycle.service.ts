@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Selectable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { QuestionsTable } from '../../db/schema.ts';
@@ -67,7 +67,7 @@ export function createLifecycleService(deps: { db: Db; clock: Clock; questions: 
    * The refund and the event are keyed by the question's total reservation, which grows with each
    * addition of heads: one refund per close, and a replayed close posts nothing (R3.5).
    */
-  async function close(tx: Db, q: Row, status: ClosedStatus, at: Date, touched: Set<string>, extra: Record<string, unknown> = {}): Promise<number> {
+  async function close(tx: Db, q: Row, status: ClosedStatus, at: Date, touched: Set<string>, extra: Updateable<QuestionsTable> = {}): Promise<number> {
     // Lock order: question, then its follow-ups, then the balance. Locking the follow-ups after
     // the balance deadlocked with an answer to a follow-up (which locks it, then the balance).
     const children = await questions.children(q.id, tx);

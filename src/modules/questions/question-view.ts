@@ -1,6 +1,6 @@
 import type { Question } from './questions.schemas.ts';
 import type { QuestionRow } from './questions.repository.ts';
-import type { NormalizedDraft } from '../draft/draft-defaults.ts';
+import { storedDraft } from '../draft/stored-draft.ts';
 
 /** Draft fields a Question echoes (the spec: "All QuestionDraft fields"). */
 const DRAFT_FIELDS = ['type', 'text', 'context', 'language', 'options', 'neither', 'stimulus', 'tier', 'rush', 'targeting', 'clickTest', 'scheduledFor', 'publicResults', 'reason', 'contentFlag'] as const;
@@ -31,7 +31,7 @@ export function leaderLine(type: string, tally: Record<string, number>, answered
 
 /** `baseUrl` is PUBLIC_BASE_URL: the answer link is `{baseUrl}/a/{linkCode}` (docs/answer-link.md). */
 export function questionView(row: QuestionRow, baseUrl: string): Question {
-  const draft = row.draft as unknown as NormalizedDraft;
+  const draft = storedDraft(row.draft);
   const view: Record<string, unknown> = {};
   for (const field of DRAFT_FIELDS) if (draft[field] !== undefined) view[field] = draft[field];
   return {

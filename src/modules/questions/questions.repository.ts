@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { QuestionsTable } from '../../db/schema.ts';
 
@@ -79,8 +79,8 @@ export function createQuestionsRepository(db: Db) {
       return tx.selectFrom('questions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
     },
 
-    async update(id: string, values: Record<string, unknown>, tx: Db): Promise<void> {
-      await tx.updateTable('questions').set(values as never).where('id', '=', id).execute();
+    async update(id: string, values: Updateable<QuestionsTable>, tx: Db): Promise<void> {
+      await tx.updateTable('questions').set(values).where('id', '=', id).execute();
     },
 
     /** Where a question sits in its account's list: the position a page cursor names (lib/cursor.ts). */

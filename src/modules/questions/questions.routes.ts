@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { Closed, Nullable, RefOf, IdParams } from '../../lib/typebox.ts';
 import { actorOf } from '../../http/auth.ts';
 import { errorResponse } from '../../http/responses.ts';
-import { ListQuestionsQuerySchema, PatchQuestionBodySchema, QuestionSchema } from './questions.schemas.ts';
+import { AddHeadsBodySchema, AddHeadsResponseSchema, ListQuestionsQuerySchema, PatchQuestionBodySchema, QuestionSchema } from './questions.schemas.ts';
 import { AskBodySchema, IdempotencyHeadersSchema } from './ask.schemas.ts';
 import { ResultSchema } from '../results/results.schemas.ts';
 import type { AskService } from './ask.service.ts';
@@ -118,19 +118,13 @@ export function questionsRoutes(deps: { asks: AskService; questions: QuestionsSe
         description: '`dryRun` only quotes. Otherwise needs an `Idempotency-Key`, reserves the extra credits and reopens the question; heads who already answered are excluded and new answers merge with the old.',
         params: Params,
         headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }, { additionalProperties: true }),
-        body: Closed({ n: Type.Integer({ minimum: 1, maximum: 5000 }), dryRun: Type.Optional(Type.Boolean({ default: false })) }),
+        body: AddHeadsBodySchema,
         response: {
           201: {
             description: 'The quote, and for a real request the reopened question and the credits reserved.',
             headers: REPLAYED_HEADER,
             content: {
-              'application/json': {
-                schema: Closed({
-                  question: Type.Optional(RefOf(QuestionSchema)),
-                  quote: Closed({ n: Type.Integer(), creditsPerAnswer: Type.Integer(), creditsTotal: Type.Integer(), etaMinutes: Type.Integer(), newTarget: Type.Integer(), line: Type.String() }),
-                  creditsReserved: Type.Optional(Type.Integer()),
-                }),
-              },
+              'application/json': { schema: AddHeadsResponseSchema },
             },
           },
           402: errorResponse('`insufficient_credits` or `spend_cap_exceeded`: nothing was spent.'),

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Closed, DateTime, Nullable, StringEnum } from '../../lib/typebox.ts';
+import { Closed, DateTime, Nullable, RefOf, StringEnum } from '../../lib/typebox.ts';
 import { QUESTION_SOURCES, QUESTION_STATUSES } from '../draft/question-types.ts';
 import { draftFields, LANGUAGE_PATTERN, OptionSchema, ReasonModeSchema, TierSchema } from '../draft/draft.schemas.ts';
 import { EXTERNAL_REF_PATTERN } from './ask.schemas.ts';
@@ -70,3 +70,19 @@ export const PatchQuestionBodySchema = Closed({
   externalRef: Type.Optional(Type.String({ maxLength: 100, pattern: EXTERNAL_REF_PATTERN })),
 });
 export type PatchQuestionBody = Static<typeof PatchQuestionBodySchema>;
+
+/** POST /v2/questions/{id}/heads: how many more answers, and whether only to quote. */
+export const AddHeadsBodySchema = Closed({ n: Type.Integer({ minimum: 1, maximum: 5000 }), dryRun: Type.Optional(Type.Boolean({ default: false })) });
+export type AddHeadsBody = Static<typeof AddHeadsBodySchema>;
+
+/** What more heads cost: `n` more answers at the question's price per answer, and the new target. */
+export const AddHeadsQuoteSchema = Closed({ n: Type.Integer(), creditsPerAnswer: Type.Integer(), creditsTotal: Type.Integer(), etaMinutes: Type.Integer(), newTarget: Type.Integer(), line: Type.String() });
+export type AddHeadsQuote = Static<typeof AddHeadsQuoteSchema>;
+
+/** The quote, and for a real request the reopened question and the credits reserved. */
+export const AddHeadsResponseSchema = Closed({
+  question: Type.Optional(RefOf(QuestionSchema)),
+  quote: AddHeadsQuoteSchema,
+  creditsReserved: Type.Optional(Type.Integer()),
+});
+export type AddHeadsResponse = Static<typeof AddHeadsResponseSchema>;

@@ -75,11 +75,14 @@ function labelOf(dimension: Dimension, key: string): string {
   }
 }
 
+/** A value's place in a fixed list of values (a band or gender stored as text). */
+const placeIn = (values: readonly string[], value: string): number => values.indexOf(value);
+
 /** Fixed orders where the dimension has one; otherwise largest first, then by label. */
 function order(dimension: Dimension): ((a: string, b: string) => number) | null {
   if (dimension === 'tier') return (a, b) => Number(a) - Number(b);
-  if (dimension === 'age_band') return (a, b) => AGE_BANDS.indexOf(a as never) - AGE_BANDS.indexOf(b as never);
-  if (dimension === 'gender') return (a, b) => GENDERS.indexOf(a as never) - GENDERS.indexOf(b as never);
+  if (dimension === 'age_band') return (a, b) => placeIn(AGE_BANDS, a) - placeIn(AGE_BANDS, b);
+  if (dimension === 'gender') return (a, b) => placeIn(GENDERS, a) - placeIn(GENDERS, b);
   return null;
 }
 

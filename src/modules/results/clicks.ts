@@ -96,7 +96,7 @@ export function hotspots(grid: readonly number[], gridSize: number, taps: number
   return found.sort((a, b) => b.count - a.count || a.y - b.y || a.x - b.x).slice(0, max);
 }
 
-/** `tapsPerAnswer` newest first. heatmapUrl is null here: the result service fills it in (exports/heatmap-urls.ts). */
+/** `tapsPerAnswer` newest first. heatmapUrl is null here: the result service fills it in (sharing/heatmap-urls.ts). */
 export function clickSummary(tapsPerAnswer: ReadonlyArray<readonly Point[]>, imageUrl: string | null, gridSize = GRID_SIZE): Clicks {
   const all = tapsPerAnswer.flat();
   const { grid, taps } = tapGrid(all, gridSize);

@@ -35,7 +35,7 @@ export interface AnswerRow {
   translatedText: string | null;
   translatedReason: string | null;
   translatedTo: string | null;
-  /** Sentiment score −1 to 1 (answers/answer-sentiment.ts); null without one. */
+  /** Sentiment score −1 to 1 (text/sentiment.ts); null without one. */
   sentiment: number | null;
   dwellMs: number | null;
   pinned: boolean;

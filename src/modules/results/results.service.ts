@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.ts';
 import type { QuestionsTable } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
 import { answerLabels } from '../draft/answer-format.ts';
-import type { NormalizedDraft } from '../draft/draft-defaults.ts';
+import { storedDraft } from '../draft/stored-draft.ts';
 import type { QuestionType } from '../draft/question-types.ts';
 import { facetsOf, type Facets } from './breakdowns.ts';
 import { applyFilter, filterKey, filterOf, isFiltered, type ResultFilter, type ResultQuery } from './filters.ts';
@@ -83,7 +83,7 @@ export type AnswerFlagLookup = (questionId: string, attestationRefs: readonly st
 export interface ResultServiceOptions {
   /** "Question changed" wake-ups: each drops the question's cached answers. */
   notifier?: Pick<Notifier, 'subscribe'>;
-  /** Each shown answer's latest flag (Answer.flag); default: moderation's answer_flags lookup. */
+  /** Each shown answer's latest flag (Answer.flag); default: the latest row of answer_flags (results.repository.ts latestFlags). */
   answerFlags?: AnswerFlagLookup;
   /** Approximate bytes of answers the cache may hold (default 64 MB). */
   cacheBytes?: number;
@@ -99,10 +99,10 @@ export function versionOf(row: Pick<Row, 'updated_at' | 'answered'>): string {
   return `${row.updated_at.getTime()}:${row.answered}`;
 }
 
-const languageOf = (row: Row): string => (row.draft as unknown as NormalizedDraft).language;
+const languageOf = (row: Row): string => storedDraft(row.draft).language;
 
 function contextOf(row: Row): QuestionContext {
-  const draft = row.draft as unknown as NormalizedDraft;
+  const draft = storedDraft(row.draft);
   const type = row.type as QuestionType;
   const labels = type === 'free_text' || type === 'click_test' ? [] : answerLabels(draft);
   return { type, labels, imageUrl: draft.stimulus?.imageUrl ?? null };
@@ -229,17 +229,20 @@ export function createResultService(deps: { db: Db; questions: QuestionRowReader
     const flightKey = `${row.id}@${version}`;
     let flight = loading.get(flightKey);
     if (!flight) {
-      const started: { promise: Promise<ResultEntry>; dirty: boolean } = { promise: Promise.resolve() as never, dirty: false };
-      started.promise = (cached ? refresh(row, version, cached) : load(row, version))
-        .then((entry) => {
-          // A change announced while reading may not be in what was read: check it next time.
-          if (started.dirty) entry.dirty = true;
-          cache.set(row.id, entry, weightOf(entry.rows));
-          return entry;
-        })
-        .finally(() => {
-          if (loading.get(flightKey) === started) loading.delete(flightKey);
-        });
+      // The callbacks run after the read, when `started` exists (async functions never call back at once).
+      const started: { promise: Promise<ResultEntry>; dirty: boolean } = {
+        dirty: false,
+        promise: (cached ? refresh(row, version, cached) : load(row, version))
+          .then((entry) => {
+            // A change announced while reading may not be in what was read: check it next time.
+            if (started.dirty) entry.dirty = true;
+            cache.set(row.id, entry, weightOf(entry.rows));
+            return entry;
+          })
+          .finally(() => {
+            if (loading.get(flightKey) === started) loading.delete(flightKey);
+          }),
+      };
       loading.set(flightKey, started);
       flight = started;
     }
@@ -288,7 +291,7 @@ export function createResultService(deps: { db: Db; questions: QuestionRowReader
       let memo = built.get(entry);
       const known = memo?.get(memoKey);
       if (known) return known;
-      const draft = row.draft as unknown as NormalizedDraft;
+      const draft = storedDraft(row.draft);
       const status = STATUS[row.status];
       const summary = summarize({
         type: entry.ctx.type,

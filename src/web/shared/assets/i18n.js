@@ -1,6 +1,6 @@
 /**
  * The page's words. The server embeds only the strings of the question's language
- * (src/web/answer-page/strings.ts, where every language is checked to have every key); this
+ * (src/web/shared/strings/, where every language is checked to have every key); this
  * module fills in `{placeholders}` and formats dates in that language and the phone's time zone.
  */
 let strings = {};
