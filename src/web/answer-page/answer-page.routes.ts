@@ -5,7 +5,7 @@ import { isLinkCode } from '../../lib/ids.ts';
 import type { LinkService } from '../../modules/links/links.service.ts';
 import type { LinkView } from '../../modules/links/links.schemas.ts';
 import { ASSET_NAME, loadAssets, type AssetBundle } from '../shared/assets.ts';
-import { pageHeaders } from '../shared/headers.ts';
+import { pageHeaders } from '../../http/page-headers.ts';
 import { answerPage, messagePage } from '../shared/html.ts';
 import { languageFromAcceptLanguage, pageLanguage, STRINGS } from '../shared/strings/index.ts';
 

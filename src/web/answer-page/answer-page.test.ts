@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { QUESTION_LANGUAGES } from '../../modules/draft/question-types.ts';
 import { languageFromAcceptLanguage, pageLanguage, STRINGS } from '../shared/strings/index.ts';
-import { contentSecurityPolicy } from '../shared/headers.ts';
+import { contentSecurityPolicy } from '../../http/page-headers.ts';
 import { jsonForScript } from '../shared/html.ts';
 import { loadAssets } from '../shared/assets.ts';
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../../config.ts';
 import { loadAssets, type AssetBundle } from '../shared/assets.ts';
-import { pageHeaders } from '../shared/headers.ts';
+import { pageHeaders } from '../../http/page-headers.ts';
 import { homePage } from './home-page.html.ts';
 
 /**

@@ -6,7 +6,7 @@ import type { PublicResults } from '../../modules/sharing/sharing.schemas.ts';
 import { privatePage } from '../../http/responses.ts';
 import { PUBLIC_RESULTS_MAX_AGE_SECONDS } from '../../modules/sharing/sharing.schemas.ts';
 import { loadAssets, type AssetBundle } from '../shared/assets.ts';
-import { pageHeaders } from '../shared/headers.ts';
+import { pageHeaders } from '../../http/page-headers.ts';
 import { messagePage } from '../shared/html.ts';
 import { languageFromAcceptLanguage, pageLanguage, STRINGS, type StringKey } from '../shared/strings/index.ts';
 import { resultsPage, type ResultsPageVariant } from './results-page.html.ts';

@@ -1,6 +1,6 @@
 import type { LinkView } from '../../modules/links/links.schemas.ts';
 import type { AssetBundle } from './assets.ts';
-import { TURNSTILE_SCRIPT } from './headers.ts';
+import { TURNSTILE_SCRIPT } from '../../http/page-headers.ts';
 import type { Strings } from './strings/index.ts';
 
 /**

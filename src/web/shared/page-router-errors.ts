@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { AssetBundle } from './assets.ts';
-import { pageHeaders } from './headers.ts';
+import { pageHeaders } from '../../http/page-headers.ts';
 import { messagePage } from './html.ts';
 import { languageFromAcceptLanguage, STRINGS } from './strings/index.ts';
 

@@ -1,4 +1,4 @@
-import type { Config } from '../../config.ts';
+import type { Config } from '../config.ts';
 
 /**
  * Response headers of the answer page's HTML (the 404 and error pages too).
