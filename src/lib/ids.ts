@@ -42,3 +42,18 @@ const LINK_CODE = new RegExp(`^[0-9A-Za-z]{${LINK_CODE_LENGTH}}$`);
 export function isLinkCode(value: string): boolean {
   return LINK_CODE.test(value);
 }
+
+/**
+ * An answer's attestationRef (`att_` and 16 base62 characters): names one answer in results,
+ * flags, pins and answer cursors, and says nothing of who gave it.
+ */
+export function newAttestationRef(): string {
+  return `att_${randomBase62(16)}`;
+}
+
+/** A public results page's code (`/r/{code}`, docs/sharing.md): 12 base62 characters (~71 bits). */
+export const PUBLIC_CODE_LENGTH = 12;
+
+export function newPublicCode(): string {
+  return randomBase62(PUBLIC_CODE_LENGTH);
+}

@@ -1,8 +1,7 @@
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { newId } from '../../lib/ids.ts';
-import { randomBase62 } from '../../lib/base62.ts';
+import { newAttestationRef, newId } from '../../lib/ids.ts';
 import { notFound, validationError } from '../../lib/errors.ts';
 import type { CreditHolds } from '../credits/credits.holds.ts';
 import type { QuestionsRepository } from '../questions/questions.repository.ts';
@@ -124,7 +123,7 @@ export function createAnswerRecordingService(deps: {
         }
 
         const at = clock.now();
-        const attestationRef = `att_${randomBase62(16)}`;
+        const attestationRef = newAttestationRef();
         const inserted = await repo.insert(
           {
             id: newId('answer'),

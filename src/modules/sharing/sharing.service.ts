@@ -5,7 +5,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import type { QuestionsTable } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomBase62 } from '../../lib/base62.ts';
-import { newId } from '../../lib/ids.ts';
+import { newId, newPublicCode } from '../../lib/ids.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { storedDraft } from '../draft/stored-draft.ts';
@@ -33,7 +33,6 @@ import { DAY_MS } from '../../lib/dates.ts';
  */
 type QuestionRow = Selectable<QuestionsTable>;
 
-export const PUBLIC_CODE_LENGTH = 12;
 export const SHARE_TOKEN_LENGTH = 32;
 /** Live (not revoked, not expired) share links a question can have at once. */
 export const MAX_ACTIVE_SHARE_LINKS = 50;
@@ -105,7 +104,7 @@ export function createSharingService(deps: { db: Db; clock: Clock; repo: Sharing
         const flagged = storedDraft(q.draft).publicResults === true;
         if (on ? flagged && q.public_code !== null : !flagged && q.public_code === null) return;
         if (on && !showable(q)) throw new AppError('conflict', 'A question refused in review cannot have a public results page.', { status: q.status });
-        await repo.setPublicPage(id, { on, publicCode: on ? randomBase62(PUBLIC_CODE_LENGTH) : null, at: clock.now() }, tx);
+        await repo.setPublicPage(id, { on, publicCode: on ? newPublicCode() : null, at: clock.now() }, tx);
       });
       return view(actor.accountId, id);
     },
