@@ -1,5 +1,12 @@
-import { Redis } from 'ioredis';
+import { Redis, type Result } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
+
+// The Lua command defined below (defineCommand), typed as ioredis documents for custom commands.
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    hcRateLimit(key: string, windowMs: number, units: number): Result<[number, number], Context>;
+  }
+}
 
 /**
  * A store for @fastify/rate-limit that lets a request cost half (spec: "the estimate counts as
@@ -57,7 +64,7 @@ export function createWeightedStore(redis: Redis | null, options: WeightedStoreO
           fail(new Error(`Redis is not connected (${redis.status})`), callback);
           return;
         }
-        (redis as unknown as { hcRateLimit: (k: string, w: number, u: number) => Promise<[number, number]> })
+        redis
           .hcRateLimit(namespace + key, timeWindow, units)
           .then(
             ([total, ttl]) => callback(null, { current: Math.ceil(total / 2), ttl }),
