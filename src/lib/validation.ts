@@ -17,6 +17,8 @@ function makeAjv(coerce: boolean): Ajv2020 {
     useDefaults: coerce,
     removeAdditional: false,
   });
+  // ajv-formats is CommonJS: at run time its default import is the plugin, but under NodeNext its
+  // types describe the module object, so the call needs this one cast.
   (addFormats as unknown as (a: Ajv2020) => void)(ajv);
   return ajv;
 }
