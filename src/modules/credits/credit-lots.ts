@@ -1,4 +1,4 @@
-import type { LotUse, OpenLot } from './credits.repository.ts';
+import type { LotUse, OpenLot } from './credits-lots.repository.ts';
 
 /**
  * Which lots pay for `amount` at `at` (docs/credits.md "Expiry"): soonest-expiring first, never

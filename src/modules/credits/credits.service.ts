@@ -10,6 +10,7 @@ import type { CreditsRepository, LedgerEntryRow } from './credits.repository.ts'
 import { planSpend } from './credit-lots.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { addDays, utcDay } from '../../lib/dates.ts';
+import { createCreditsUpkeepService } from './credits-upkeep.service.ts';
 
 export const LEDGER_PAGE_SIZE = 50;
 /** Credits granted by hand never expire unless the operator says so; purchases expire after a year. */
@@ -127,56 +128,8 @@ export function createCreditsService(deps: { db: Db; repo: CreditsRepository; ac
       return { rows: page.map(ledgerRow), nextCursor: rows.length > LEDGER_PAGE_SIZE ? rowCursor(page[page.length - 1].id) : null };
     },
 
-    /**
-     * The expiry job: empties lots past their date, one `expiry` row per lot, one account per
-     * transaction. Each account's balance row is locked before its lots (the lock order asks and
-     * refunds follow), so the job waits for an ask in flight instead of deadlocking with it.
-     * Returns the lots emptied; the job calls again until none is left.
-     */
-    async expireDue(batch = 200): Promise<number> {
-      const at = clock.now();
-      let written = 0;
-      for (const accountId of await repo.accountsWithDueLots(at, batch)) {
-        written += await inTransaction(db, async (tx) => {
-          await repo.lockBalance(accountId, tx);
-          let emptied = 0;
-          for (const lot of await repo.lockDueLots(accountId, at, tx)) {
-            const entry = await repo.insertEntry(
-              {
-                accountId,
-                kind: 'expiry',
-                state: 'paid',
-                amount: -lot.remaining,
-                title: `Expired: ${lot.remaining} credits that were valid until ${utcDay(lot.expires_at)}`,
-                ref: null,
-                // A lot can expire twice: a refund may return credits to it after its date.
-                uniqueRef: `expiry:${lot.id}:${at.getTime()}`,
-                at,
-              },
-              tx,
-            );
-            if (!entry) continue;
-            if (!(await repo.addAvailable(accountId, -lot.remaining, at, tx))) throw new Error(`lot ${lot.id} holds more than the available balance`);
-            await repo.emptyLot(lot.id, at, tx);
-            emptied++;
-          }
-          return emptied;
-        });
-      }
-      return written;
-    },
-
-    /** R3.1: balances recomputed from entries, lots and question holds; returns the accounts that disagree. */
-    async reconcile(): Promise<Array<{ accountId: string; problem: string }>> {
-      const rows = await repo.reconciliationRows();
-      const problems: Array<{ accountId: string; problem: string }> = [];
-      for (const r of rows) {
-        if (r.available !== r.ledger_sum) problems.push({ accountId: r.account_id, problem: `available ${r.available} ≠ ledger sum ${r.ledger_sum}` });
-        if (r.available !== r.lots_sum) problems.push({ accountId: r.account_id, problem: `available ${r.available} ≠ lots ${r.lots_sum}` });
-        if (r.reserved !== r.holds_sum) problems.push({ accountId: r.account_id, problem: `reserved ${r.reserved} ≠ open holds of questions ${r.holds_sum}` });
-      }
-      return problems;
-    },
+    // The expiry sweep and reconciliation (credits-upkeep.service.ts).
+    ...createCreditsUpkeepService({ db, repo, clock }),
   };
 }
 export type CreditsService = ReturnType<typeof createCreditsService>;

@@ -1,0 +1,80 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+
+/**
+ * SQL of an account's balance row: what it can spend (`available`) and what its questions hold
+ * (`reserved`). The row is the first lock of any change to the account's credits (docs/credits.md
+ * "Lock order").
+ */
+export function createCreditsBalancesRepository(db: Db) {
+  return {
+    async ensureBalance(accountId: string, tx: Db = db): Promise<void> {
+      await tx.insertInto('balances').values({ account_id: accountId }).onConflict((oc) => oc.doNothing()).execute();
+    },
+
+    /**
+     * What the account can spend at `at` and what is reserved. `balances.available` still counts
+     * credits of lots past their expiry that the expiry job has not emptied yet; they are never
+     * spendable (docs/credits.md "Expiry"), so they are taken off here, in the same query.
+     */
+    async balance(accountId: string, at: Date, tx: Db = db): Promise<{ available: number; reserved: number }> {
+      const row = await tx
+        .selectFrom('balances as b')
+        .select([
+          'b.available',
+          'b.reserved',
+          sql<number>`(SELECT coalesce(sum(l.remaining), 0) FROM credit_lots l WHERE l.account_id = b.account_id AND l.remaining > 0 AND l.expires_at <= ${at})::bigint`.as('expired'),
+        ])
+        .where('b.account_id', '=', accountId)
+        .executeTakeFirst();
+      return row ? { available: row.available - row.expired, reserved: row.reserved } : { available: 0, reserved: 0 };
+    },
+
+    /** Locks the account's balance row: the first lock of any change to its credits (lock order, docs/credits.md). */
+    async lockBalance(accountId: string, tx: Db): Promise<void> {
+      await tx.selectFrom('balances').select('account_id').where('account_id', '=', accountId).forUpdate().execute();
+    },
+
+    /** Adds (or with a negative delta removes) available credits; false if that would go below zero. */
+    async addAvailable(accountId: string, delta: number, at: Date, tx: Db): Promise<boolean> {
+      const result = await tx
+        .updateTable('balances')
+        .set({ available: sql`available + ${delta}`, updated_at: at })
+        .where('account_id', '=', accountId)
+        .where(sql<boolean>`available + ${delta} >= 0`)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    /**
+     * Moves `amount` from available to reserved if available (expired lots included: the lots
+     * decide what is spendable) covers it; locks the balance row. Returns available after, or
+     * null when it does not cover it.
+     */
+    async reserve(accountId: string, amount: number, at: Date, tx: Db): Promise<number | null> {
+      const moved = await tx
+        .updateTable('balances')
+        .set({ available: sql`available - ${amount}`, reserved: sql`reserved + ${amount}`, updated_at: at })
+        .where('account_id', '=', accountId)
+        .where('available', '>=', amount)
+        .returning(['available'])
+        .executeTakeFirst();
+      return moved ? moved.available : null;
+    },
+
+    /** One answer's share leaves the hold (credits − reserved is unchanged). */
+    async spendReserved(accountId: string, amount: number, at: Date, tx: Db): Promise<void> {
+      await tx.updateTable('balances').set({ reserved: sql`reserved - ${amount}`, updated_at: at }).where('account_id', '=', accountId).execute();
+    },
+
+    /** What is left of a hold goes back to available. */
+    async releaseReserved(accountId: string, amount: number, at: Date, tx: Db): Promise<void> {
+      await tx
+        .updateTable('balances')
+        .set({ available: sql`available + ${amount}`, reserved: sql`reserved - ${amount}`, updated_at: at })
+        .where('account_id', '=', accountId)
+        .execute();
+    },
+  };
+}
+export type CreditsBalancesRepository = ReturnType<typeof createCreditsBalancesRepository>;

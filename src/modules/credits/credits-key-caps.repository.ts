@@ -1,0 +1,70 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+
+/**
+ * SQL of the per-key daily cap (R3.4): each key's spend of the day, and what a capped key
+ * reserved for each question so that a refund the same day gives the cap back. Locked after the
+ * balance row, before the lots (docs/credits.md "Lock order").
+ */
+export function createCreditsKeyCapsRepository(db: Db) {
+  return {
+    async spentToday(keyId: string, day: string, tx: Db = db): Promise<number> {
+      const row = await tx.selectFrom('key_daily_spend').select('spent').where('key_id', '=', keyId).where('day', '=', day).executeTakeFirst();
+      return row?.spent ?? 0;
+    },
+
+    /**
+     * The per-key daily cap as a conditional counter (R3.4): adds `amount` to today's spend only if
+     * the total stays within `cap`. Row locking of INSERT … ON CONFLICT DO UPDATE re-checks the
+     * condition against the latest committed total, so concurrent asks can never pass the cap.
+     */
+    async chargeKeyCap(keyId: string, day: string, amount: number, cap: number, tx: Db): Promise<boolean> {
+      const result = await sql<{ spent: number }>`
+        INSERT INTO key_daily_spend (key_id, day, spent)
+        SELECT ${keyId}, ${day}::date, ${amount}::bigint WHERE ${amount}::bigint <= ${cap}::bigint
+        ON CONFLICT (key_id, day) DO UPDATE SET spent = key_daily_spend.spent + EXCLUDED.spent
+        WHERE key_daily_spend.spent + EXCLUDED.spent <= ${cap}::bigint
+        RETURNING spent`.execute(tx);
+      return result.rows.length === 1;
+    },
+
+    /**
+     * Remembers what a capped key reserved for a question today, so that a refund of that
+     * question today gives the cap back (net spend, docs/credits.md). Written before the cap is
+     * charged (lock order: cap charges, then the key's daily spend).
+     */
+    async recordCapCharge(charge: { questionId: string; keyId: string; day: string; amount: number }, tx: Db): Promise<void> {
+      await tx
+        .insertInto('key_cap_charges')
+        .values({ question_id: charge.questionId, key_id: charge.keyId, day: charge.day, amount: charge.amount })
+        .onConflict((oc) => oc.columns(['question_id', 'key_id', 'day']).doUpdateSet({ amount: sql`key_cap_charges.amount + ${charge.amount}` }))
+        .execute();
+    },
+
+    /**
+     * Gives back up to `amount` of what capped keys reserved for the question on `day` to those
+     * keys' daily spend, once (`returned` counts what went back). Returns what went back.
+     */
+    async returnCapCharges(questionId: string, day: string, amount: number, tx: Db): Promise<number> {
+      const charges = await tx
+        .selectFrom('key_cap_charges')
+        .select(['key_id', 'amount', 'returned'])
+        .where('question_id', '=', questionId)
+        .where('day', '=', day)
+        .where(sql<boolean>`returned < amount`)
+        .orderBy('key_id')
+        .forUpdate()
+        .execute();
+      let left = amount;
+      for (const charge of charges) {
+        if (left === 0) break;
+        const give = Math.min(left, charge.amount - charge.returned);
+        await tx.updateTable('key_cap_charges').set({ returned: sql`returned + ${give}` }).where('question_id', '=', questionId).where('key_id', '=', charge.key_id).where('day', '=', day).execute();
+        await tx.updateTable('key_daily_spend').set({ spent: sql`spent - ${give}` }).where('key_id', '=', charge.key_id).where('day', '=', day).execute();
+        left -= give;
+      }
+      return amount - left;
+    },
+  };
+}
+export type CreditsKeyCapsRepository = ReturnType<typeof createCreditsKeyCapsRepository>;

@@ -1,0 +1,60 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { LedgerEntriesTable } from '../../db/schema.ts';
+import { newId } from '../../lib/ids.ts';
+
+export type LedgerEntryRow = Selectable<LedgerEntriesTable>;
+
+export interface NewEntry {
+  accountId: string;
+  kind: string;
+  state: string;
+  amount: number;
+  title: string;
+  ref: string | null;
+  uniqueRef: string;
+  keyId?: string | null;
+  by?: string | null;
+  at: Date;
+}
+
+/** SQL of the ledger rows: written once each (by unique_ref), read a page at a time, newest first. */
+export function createCreditsLedgerRepository(db: Db) {
+  return {
+    /** Writes an entry once: a second post with the same unique_ref returns null and changes nothing. */
+    async insertEntry(entry: NewEntry, tx: Db): Promise<LedgerEntryRow | null> {
+      const row = await tx
+        .insertInto('ledger_entries')
+        .values({
+          id: newId('ledger'),
+          account_id: entry.accountId,
+          kind: entry.kind,
+          state: entry.state,
+          amount: entry.amount,
+          title: entry.title,
+          ref: entry.ref,
+          unique_ref: entry.uniqueRef,
+          key_id: entry.keyId ?? null,
+          by: entry.by ?? null,
+          at: entry.at,
+        })
+        .onConflict((oc) => oc.column('unique_ref').doNothing())
+        .returningAll()
+        .executeTakeFirst();
+      return row ?? null;
+    },
+
+    /** Where a row sits in its account's ledger: the position a page cursor names (lib/cursor.ts). */
+    async entryPosition(accountId: string, id: string, tx: Db = db): Promise<number | undefined> {
+      const row = await tx.selectFrom('ledger_entries').select('seq').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+      return row?.seq;
+    },
+
+    async listEntries(accountId: string, beforeSeq: number | null, limit: number, tx: Db = db): Promise<LedgerEntryRow[]> {
+      let q = tx.selectFrom('ledger_entries').selectAll().where('account_id', '=', accountId);
+      if (beforeSeq !== null) q = q.where('seq', '<', beforeSeq);
+      return q.orderBy('seq', 'desc').limit(limit).execute();
+    },
+  };
+}
+export type CreditsLedgerRepository = ReturnType<typeof createCreditsLedgerRepository>;

@@ -1,0 +1,97 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import { newId } from '../../lib/ids.ts';
+
+export interface OpenLot {
+  id: string;
+  remaining: number;
+  expires_at: Date | null;
+}
+
+export interface LotUse {
+  lotId: string;
+  amount: number;
+}
+
+/**
+ * SQL of credit lots (what each grant or purchase added, and until when it can be spent) and of
+ * lot uses (which lots a question's reservations came from). Lots are locked after the balance
+ * row (docs/credits.md "Lock order").
+ */
+export function createCreditsLotsRepository(db: Db) {
+  return {
+    async insertLot(lot: { accountId: string; entryId: string; amount: number; expiresAt: Date | null }, tx: Db): Promise<void> {
+      await tx
+        .insertInto('credit_lots')
+        .values({ id: newId('ledger').replace('led_', 'lot_'), account_id: lot.accountId, entry_id: lot.entryId, amount: lot.amount, remaining: lot.amount, expires_at: lot.expiresAt, expired_at: null })
+        .execute();
+    },
+
+    /**
+     * The account's lots that hold credits, locked, in the order they are spent: soonest-expiring
+     * first, credits that never expire last (people use the credits they would otherwise lose).
+     * Lots already past their expiry are among them; callers skip those (credit-lots.ts). Lock
+     * the balance row first (lock order).
+     */
+    async lockOpenLots(accountId: string, tx: Db): Promise<OpenLot[]> {
+      return tx
+        .selectFrom('credit_lots')
+        .select(['id', 'remaining', 'expires_at'])
+        .where('account_id', '=', accountId)
+        .where('remaining', '>', 0)
+        .orderBy(sql`expires_at ASC NULLS LAST`)
+        .orderBy('id')
+        .forUpdate()
+        .execute();
+    },
+
+    async takeFromLots(uses: LotUse[], tx: Db): Promise<void> {
+      for (const use of uses) await tx.updateTable('credit_lots').set({ remaining: sql`remaining - ${use.amount}` }).where('id', '=', use.lotId).execute();
+    },
+
+    /** Which lots a question's reservations came from, so that a refund goes back to them. */
+    async recordLotUses(questionId: string, uses: LotUse[], tx: Db): Promise<void> {
+      for (const use of uses) {
+        await tx
+          .insertInto('lot_uses')
+          .values({ question_id: questionId, lot_id: use.lotId, amount: use.amount })
+          .onConflict((oc) => oc.columns(['question_id', 'lot_id']).doUpdateSet({ amount: sql`lot_uses.amount + ${use.amount}` }))
+          .execute();
+      }
+    },
+
+    /** The lots a question's reservations took from and have not had back, latest-expiring (and never-expiring) first, locked. */
+    async lockUnreturnedUses(questionId: string, tx: Db): Promise<Array<{ lotId: string; open: number }>> {
+      const rows = await tx
+        .selectFrom('lot_uses as u')
+        .innerJoin('credit_lots as l', 'l.id', 'u.lot_id')
+        .select(['u.lot_id', 'u.amount', 'u.returned'])
+        .where('u.question_id', '=', questionId)
+        .where(sql<boolean>`u.returned < u.amount`)
+        .orderBy(sql`l.expires_at DESC NULLS FIRST`)
+        .forUpdate()
+        .execute();
+      return rows.map((r) => ({ lotId: r.lot_id, open: r.amount - r.returned }));
+    },
+
+    async returnToLot(questionId: string, lotId: string, amount: number, tx: Db): Promise<void> {
+      await tx.updateTable('lot_uses').set({ returned: sql`returned + ${amount}` }).where('question_id', '=', questionId).where('lot_id', '=', lotId).execute();
+      await tx.updateTable('credit_lots').set({ remaining: sql`remaining + ${amount}` }).where('id', '=', lotId).execute();
+    },
+
+    async expiringLots(accountId: string, now: Date, tx: Db = db): Promise<Array<{ credits: number; expiresAt: Date }>> {
+      const rows = await tx
+        .selectFrom('credit_lots')
+        .select(['expires_at', sql<number>`sum(remaining)::bigint`.as('credits')])
+        .where('account_id', '=', accountId)
+        .where('remaining', '>', 0)
+        .where('expires_at', 'is not', null)
+        .where('expires_at', '>', now)
+        .groupBy('expires_at')
+        .orderBy('expires_at')
+        .execute();
+      return rows.map((r) => ({ credits: r.credits, expiresAt: r.expires_at as Date }));
+    },
+  };
+}
+export type CreditsLotsRepository = ReturnType<typeof createCreditsLotsRepository>;
