@@ -11,6 +11,7 @@ export const ID_PREFIXES = {
   project: 'prj',
   draft: 'drf',
   ledger: 'led',
+  lot: 'lot',
   shareLink: 'shl',
   webhook: 'whe',
   ticket: 'tkt',

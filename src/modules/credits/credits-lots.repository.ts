@@ -23,7 +23,7 @@ export function createCreditsLotsRepository(db: Db) {
     async insertLot(lot: { accountId: string; entryId: string; amount: number; expiresAt: Date | null }, tx: Db): Promise<void> {
       await tx
         .insertInto('credit_lots')
-        .values({ id: newId('ledger').replace('led_', 'lot_'), account_id: lot.accountId, entry_id: lot.entryId, amount: lot.amount, remaining: lot.amount, expires_at: lot.expiresAt, expired_at: null })
+        .values({ id: newId('lot'), account_id: lot.accountId, entry_id: lot.entryId, amount: lot.amount, remaining: lot.amount, expires_at: lot.expiresAt, expired_at: null })
         .execute();
     },
 
