@@ -3,39 +3,24 @@ import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { randomBase62 } from '../../lib/base62.ts';
-import { AppError, notFound, validationError, type ValidationItem } from '../../lib/errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { CreditHolds } from '../credits/credits.holds.ts';
 import { emitEvent } from '../events/outbox.ts';
-import { priceDraft } from '../draft/pricing.ts';
-import { priceInputOf } from '../estimate/estimate.service.ts';
-import { etaMinutes } from '../draft/eta.ts';
 import type { PoolService } from '../panel/pool.service.ts';
 import type { ProjectsRepository } from '../projects/projects.repository.ts';
-import { TEMPLATES } from '../draft/templates.data.ts';
 import type { DraftsRepository } from '../drafts/drafts.repository.ts';
-import { validateDraft, type LooseDraft } from '../draft/draft-validator.ts';
-import { normalizeDraft } from '../draft/draft-defaults.ts';
-import { normalizeDraftText } from '../draft/draft-text.ts';
-import type { QuestionDraft } from '../draft/draft.schemas.ts';
-import type { AskBody, FollowUp } from './ask.schemas.ts';
-import { checkContent, contentFields } from '../draft/content-check.ts';
+import type { AskBody } from './ask.schemas.ts';
+import { planAsk } from './ask-plan.ts';
+import { askRows } from './ask-rows.ts';
 import { storedResponse, withIdempotency, type Stored } from './idempotency.ts';
 import type { IdempotencyRepository } from './idempotency.repository.ts';
-import { questionRow } from './question-row.ts';
 import type { QuestionsRepository } from './questions.repository.ts';
 import { questionView } from './question-view.ts';
 import type { Question } from './questions.schemas.ts';
 import { addDays, startOfUtcDay } from '../../lib/dates.ts';
 
-/**
- * The ask (docs/asking.md): validate, price, then in ONE transaction claim the Idempotency-Key,
- * reserve the full price (follow-ups included), create the question and write its ledger row and
- * `question.reserved` event (RELIABILITY R1, R3). A retry with the same key replays the stored
- * 201; the same key with another body is a 409 and spends nothing.
- */
-export const DEFAULT_OPEN_DAYS = 7;
+/** Days a question stays open unless its base says otherwise (decided in effective-draft.ts). */
+export { DEFAULT_OPEN_DAYS } from './effective-draft.ts';
 /** Emit `credits.low` when an ask takes available credits below this. */
 export const CREDITS_LOW_THRESHOLD = 1000;
 
@@ -78,57 +63,14 @@ interface Deps {
   publicBaseUrl: string;
 }
 
+/**
+ * The ask (docs/asking.md): validate, price, then in ONE transaction claim the Idempotency-Key,
+ * reserve the full price (follow-ups included), create the question and write its ledger row and
+ * `question.reserved` event (RELIABILITY R1, R3). A retry with the same key replays the stored
+ * 201; the same key with another body is a 409 and spends nothing.
+ */
 export function createAskService(deps: Deps) {
-  const { db, clock, questions, drafts, projects, holds, pool } = deps;
-
-  /** The draft the ask is about: template or saved draft or original question as base, `draft` over it. */
-  async function effectiveDraft(actor: Actor, body: AskBody) {
-    let base: Record<string, unknown> = {};
-    let openForDays = DEFAULT_OPEN_DAYS;
-    let variantGroup: string | null = null;
-    let shownAs: string | null = null;
-    const problems: ValidationItem[] = [];
-    if (body.templateId !== undefined) {
-      const template = TEMPLATES.find((t) => t.id === body.templateId);
-      if (!template) problems.push({ field: 'templateId', code: 'unknown_value', message: `No template "${body.templateId}"; see GET /v1/templates.` });
-      else base = { ...template.draft };
-    }
-    if (body.fromDraftId !== undefined) {
-      const saved = await drafts.find(actor.accountId, body.fromDraftId);
-      if (!saved) throw notFound('No such draft on this account (fromDraftId).');
-      const { interestAudienceId, minGrade, interestPrice, answeredBy, openForDays: days, shownAs: savedShownAs, ...fields } = saved.draft as Record<string, unknown>;
-      void minGrade, void interestPrice, void answeredBy;
-      if (typeof savedShownAs === 'string') shownAs = savedShownAs;
-      if (interestAudienceId !== undefined) {
-        problems.push({ field: 'fromDraftId', code: 'not_allowed', message: 'This draft asks an interest audience; audiences cannot be asked through the API yet.' });
-      }
-      if (days === 1) openForDays = 1;
-      base = { ...base, ...fields };
-    }
-    if (body.variantOf !== undefined) {
-      const original = await questions.find(actor.accountId, body.variantOf);
-      if (!original) throw notFound('No such question on this account (variantOf).');
-      const { scheduledFor, ...fields } = original.draft as Record<string, unknown>;
-      void scheduledFor;
-      base = { ...base, ...fields, n: original.n };
-      variantGroup = original.variant_group ?? original.id;
-      openForDays = original.open_for_days;
-    }
-    // NFC before anything checks, prices or stores it (docs/asking.md "Text").
-    const draft = normalizeDraftText({ ...base, ...body.draft }) as QuestionDraft;
-    return { draft, openForDays, variantGroup, shownAs, problems };
-  }
-
-  function followUpDraft(item: FollowUp): QuestionDraft {
-    return {
-      type: item.type ?? 'free_text',
-      text: item.text,
-      ...(item.options ? { options: item.options } : {}),
-      n: item.n ?? 20,
-      tier: (item.tier ?? 2) as 1 | 2 | 3,
-      ...(item.reason ? { reason: item.reason } : {}),
-    };
-  }
+  const { db, clock, questions, holds } = deps;
 
   return {
     async ask(actor: Actor, body: AskBody, idempotencyKey: string, source: 'api' | 'mcp' = 'api'): Promise<AskResult> {
@@ -136,27 +78,8 @@ export function createAskService(deps: Deps) {
       const hash = requestHash(body);
       const stored = await storedResponse<{ question: Question }>(db, { accountId: actor.accountId, key: idempotencyKey, requestHash: hash, now });
       if (stored) return stored;
-      const { draft, openForDays, variantGroup, shownAs, problems } = await effectiveDraft(actor, body);
-      problems.push(...validateDraft(draft as LooseDraft, { now }));
-      const followUps = (body.then ?? []).map((item) => normalizeDraftText(followUpDraft(item)));
-      // A follow-up's text is 8 to 600 characters (spec): 8 that can be seen.
-      followUps.forEach((f, i) => problems.push(...validateDraft(f as LooseDraft, { now, prefix: `then[${i}]`, minTextLength: 8 })));
-      if (body.privateDeclaration && followUps.length) {
-        problems.push({ field: 'then', code: 'not_allowed', message: 'A private question is answered through its link only; it cannot have follow-ups for the panel.' });
-      }
-      if (problems.length) throw validationError(problems);
-
-      const refused = checkContent([...contentFields(draft), ...followUps.flatMap((f, i) => contentFields(f, `then[${i}]`))]);
-      if (refused) throw new AppError('content_refused', `${refused.reason} Nothing was spent.`, { category: refused.category, field: refused.field });
-
-      if (body.projectId && !(await projects.exists(actor.accountId, body.projectId))) throw notFound('No such project on this account (projectId).');
-
-      const main = normalizeDraft(draft);
-      const mainPrice = priceDraft(priceInputOf(main));
-      const followPrices = followUps.map((f) => priceDraft(priceInputOf(normalizeDraft(f))));
-      const isPrivate = body.privateDeclaration !== undefined;
-      const poolCount = isPrivate ? null : await pool.count({ ...main.targeting, tier: main.tier });
-      const eta = poolCount ? etaMinutes({ n: main.n, poolSize: poolCount.size, activeHeads: poolCount.active, rush: main.rush }) : etaMinutes({ n: main.n, poolSize: 0, activeHeads: 0, rush: false });
+      const plan = await planAsk(deps, actor, body, now);
+      const { main, mainPrice, followUps, followPrices, isPrivate } = plan;
       const created: Array<{ id: string; status: string; scheduledFor: Date | null; closesAt: Date | null }> = [];
 
       const result = await inTransaction(db, (tx) =>
@@ -175,64 +98,12 @@ export function createAskService(deps: Deps) {
 
         const scheduledFor = main.scheduledFor ? new Date(main.scheduledFor) : null;
         const opensAt = scheduledFor ?? now;
-        const closesAt = addDays(opensAt, openForDays);
+        const closesAt = addDays(opensAt, plan.openForDays);
         const status = scheduledFor ? 'scheduled' : 'live';
-        // What the question and its follow-ups share: who asked, how, when, filed where.
-        const common = {
-          accountId: actor.accountId,
-          keyId: actor.keyId,
-          source,
-          etaMinutes: eta,
-          openForDays,
-          at: now,
-          projectId: body.projectId ?? null,
-          labels: [...new Set(body.labels ?? [])],
-        };
-        const row = await questions.insertReturning(
-          questionRow({
-            ...common,
-            id,
-            status,
-            // shownAs (from a saved draft) is kept with the draft: the answer page shows it.
-            draft: shownAs ? { ...main, shownAs } : main,
-            creditsPerAnswer: perAnswer,
-            creditsReserved: mainTotal,
-            scheduledFor,
-            liveAt: scheduledFor ? null : now,
-            closesAt,
-            externalRef: body.externalRef ?? null,
-            publicCode: main.publicResults ? randomBase62(12) : null,
-            variantGroup,
-            parentId: null,
-            minConfidence: null,
-            private: isPrivate,
-          }),
-          tx,
-        );
+        const rows = askRows({ actor, body, source, plan, now }, { id, status, creditsPerAnswer: perAnswer, creditsReserved: mainTotal, scheduledFor, closesAt });
+        const row = await questions.insertReturning(rows.question, tx);
         created.push({ id, status, scheduledFor, closesAt });
-
-        for (const [i, followUp] of followUps.entries()) {
-          await questions.insert(
-            questionRow({
-              ...common,
-              id: newId('question'),
-              status: 'draft',
-              draft: normalizeDraft(followUp),
-              creditsPerAnswer: followPrices[i].creditsPerAnswer,
-              creditsReserved: followPrices[i].creditsTotal,
-              scheduledFor: null,
-              liveAt: null,
-              closesAt: null,
-              externalRef: null,
-              publicCode: null,
-              variantGroup: null,
-              parentId: id,
-              minConfidence: body.then![i].minConfidence ?? null,
-              private: false,
-            }),
-            tx,
-          );
-        }
+        for (const followUp of rows.followUps) await questions.insert(followUp, tx);
 
         await emitEvent(tx, {
           accountId: actor.accountId,

@@ -1,0 +1,77 @@
+import { notFound, type ValidationItem } from '../../lib/errors.ts';
+import type { Actor } from '../../lib/actor.ts';
+import { TEMPLATES } from '../draft/templates.data.ts';
+import type { DraftsRepository } from '../drafts/drafts.repository.ts';
+import { normalizeDraftText } from '../draft/draft-text.ts';
+import type { QuestionDraft } from '../draft/draft.schemas.ts';
+import type { AskBody, FollowUp } from './ask.schemas.ts';
+import type { QuestionsRepository } from './questions.repository.ts';
+
+/** How long an asked question stays open unless its saved draft or original says otherwise. */
+export const DEFAULT_OPEN_DAYS = 7;
+
+/** What an ask is about once its base (template, saved draft, original question) is resolved. */
+export interface EffectiveDraft {
+  draft: QuestionDraft;
+  openForDays: number;
+  variantGroup: string | null;
+  shownAs: string | null;
+  /** What is wrong with the base itself (an unknown template, an audience draft). */
+  problems: ValidationItem[];
+}
+
+export interface EffectiveDraftDeps {
+  drafts: Pick<DraftsRepository, 'find'>;
+  questions: Pick<QuestionsRepository, 'find'>;
+}
+
+/** The draft the ask is about: template or saved draft or original question as base, `draft` over it. */
+export async function effectiveDraft(deps: EffectiveDraftDeps, actor: Actor, body: AskBody): Promise<EffectiveDraft> {
+  const { drafts, questions } = deps;
+  let base: Record<string, unknown> = {};
+  let openForDays = DEFAULT_OPEN_DAYS;
+  let variantGroup: string | null = null;
+  let shownAs: string | null = null;
+  const problems: ValidationItem[] = [];
+  if (body.templateId !== undefined) {
+    const template = TEMPLATES.find((t) => t.id === body.templateId);
+    if (!template) problems.push({ field: 'templateId', code: 'unknown_value', message: `No template "${body.templateId}"; see GET /v1/templates.` });
+    else base = { ...template.draft };
+  }
+  if (body.fromDraftId !== undefined) {
+    const saved = await drafts.find(actor.accountId, body.fromDraftId);
+    if (!saved) throw notFound('No such draft on this account (fromDraftId).');
+    const { interestAudienceId, minGrade, interestPrice, answeredBy, openForDays: days, shownAs: savedShownAs, ...fields } = saved.draft as Record<string, unknown>;
+    void minGrade, void interestPrice, void answeredBy;
+    if (typeof savedShownAs === 'string') shownAs = savedShownAs;
+    if (interestAudienceId !== undefined) {
+      problems.push({ field: 'fromDraftId', code: 'not_allowed', message: 'This draft asks an interest audience; audiences cannot be asked through the API yet.' });
+    }
+    if (days === 1) openForDays = 1;
+    base = { ...base, ...fields };
+  }
+  if (body.variantOf !== undefined) {
+    const original = await questions.find(actor.accountId, body.variantOf);
+    if (!original) throw notFound('No such question on this account (variantOf).');
+    const { scheduledFor, ...fields } = original.draft as Record<string, unknown>;
+    void scheduledFor;
+    base = { ...base, ...fields, n: original.n };
+    variantGroup = original.variant_group ?? original.id;
+    openForDays = original.open_for_days;
+  }
+  // NFC before anything checks, prices or stores it (docs/asking.md "Text").
+  const draft = normalizeDraftText({ ...base, ...body.draft }) as QuestionDraft;
+  return { draft, openForDays, variantGroup, shownAs, problems };
+}
+
+/** A follow-up (`then[i]`) as a draft of its own: free text, 20 answers, tier 2 unless it says. */
+export function followUpDraft(item: FollowUp): QuestionDraft {
+  return {
+    type: item.type ?? 'free_text',
+    text: item.text,
+    ...(item.options ? { options: item.options } : {}),
+    n: item.n ?? 20,
+    tier: (item.tier ?? 2) as 1 | 2 | 3,
+    ...(item.reason ? { reason: item.reason } : {}),
+  };
+}
