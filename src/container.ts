@@ -25,6 +25,7 @@ import { createAddHeadsService } from './modules/questions/add-heads.service.ts'
 import { createAnswerRecordingService } from './modules/answers/answer-recording.service.ts';
 import { createAnswersRepository } from './modules/answers/answers.repository.ts';
 import { createResultService } from './modules/results/results.service.ts';
+import { createResultsRepository } from './modules/results/results.repository.ts';
 import { createAnswersService } from './modules/results/answer-list.service.ts';
 import { createWaitService } from './modules/questions/wait.service.ts';
 import { createLocalNotifier, type Notifier } from './lib/notifier.ts';
@@ -103,7 +104,7 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const insights = createInsights(config, db, clock, translator);
   const answerTranslations = createAnswerTranslations({ db, repo: answersRepo, clock, translator, changed: effects.changed });
   const heatmapUrl = heatmapUrls(config.publicBaseUrl);
-  const results = createResultService({ db, questions: questionsRepo, notifier, insights, heatmapUrl: (id, filter) => heatmapUrl.owner(id, filter) });
+  const results = createResultService({ repo: createResultsRepository(db), questions: questionsRepo, notifier, insights, heatmapUrl: (id, filter) => heatmapUrl.owner(id, filter) });
   const resultAnswers = createAnswersService({ results });
   const waits = createWaitService({ questions: questionsRepo, notifier, lifecycle, results });
   const links = createLinkService({ repo: createLinksRepository(db), clock, recorder: answers, humanCheck: createTurnstile(config.turnstile), lifecycle });

@@ -1,0 +1,135 @@
+import type { Selectable } from 'kysely';
+import type { QuestionsTable } from '../../db/schema.ts';
+import type { Insights } from '../insights/insights.schemas.ts';
+import { storedDraft } from '../draft/stored-draft.ts';
+import { applyFilter, filterKey, isFiltered, type ResultFilter } from './filters.ts';
+import type { ResultEntry } from './result-entry.ts';
+import { viewOf, type View } from './result-view.ts';
+import type { Answer, Result } from './results.schemas.ts';
+import { summarize } from './summary.ts';
+
+/**
+ * A cached entry turned into a Result (docs/results.md): the view of a filter (kept in the entry,
+ * a few per question), and the Result made from it, the question row, the flags of the answers
+ * shown and the latest summary, memoized per entry. No reads: results.service.ts does those.
+ */
+type Row = Selectable<QuestionsTable>;
+
+const STATUS: Record<string, Result['status']> = {
+  draft: 'in_progress',
+  scheduled: 'in_progress',
+  live: 'in_progress',
+  complete: 'complete',
+  underfilled: 'underfilled',
+  cancelled: 'cancelled',
+  refused: 'cancelled',
+};
+
+/** Filtered views kept per question version. */
+const FILTERED_VIEWS = 16;
+
+export interface ResultBuilderOptions {
+  /** Result.clicks.heatmapUrl of a click test for this filter (exports' heatmap route); default null. */
+  heatmapUrl?: (questionId: string, filter: ResultFilter) => string | null;
+}
+
+/** The view a filter shows; filtered ones are computed from the cached rows once and kept in the entry. */
+export interface ShownView {
+  view: View;
+  suppressed: boolean;
+}
+
+function verificationLine(entry: ResultEntry, tier: number): string {
+  const { panel, link } = entry;
+  if (entry.simulated) return 'Answered by simulated heads (development mode), not real people.';
+  const heads = `${panel} verified head${panel === 1 ? '' : 's'} of tier ${tier} or above`;
+  const people = `${link} ${link === 1 ? 'person' : 'people'} through the answer link (not verified)`;
+  if (panel && link) return `Answered by ${heads} and ${people}.`;
+  if (panel) return `Answered by ${heads}.`;
+  if (link) return `Answered by ${people}.`;
+  return 'No answers yet.';
+}
+
+export function viewFor(entry: ResultEntry, filter: ResultFilter): ShownView {
+  if (!isFiltered(filter)) return { view: entry.all, suppressed: false };
+  const key = filterKey(filter);
+  let found = entry.filtered.get(key);
+  if (!found) {
+    const { rows, suppressed } = applyFilter(entry.rows, filter, entry.ctx.type);
+    found = { view: viewOf(entry.ctx, rows), suppressed };
+    if (entry.filtered.size >= FILTERED_VIEWS) entry.filtered.delete(entry.filtered.keys().next().value as string);
+    entry.filtered.set(key, found);
+  }
+  return found;
+}
+
+export function createResultBuilder(deps: ResultBuilderOptions) {
+  /**
+   * Results built from each cached entry, keyed by everything else they depend on (filter,
+   * question row, flags shown, summary). Callers must not change what they get: a repeat read
+   * returns the same object, and its JSON is made once (http/shared-json.ts).
+   */
+  const built = new WeakMap<ResultEntry, Map<string, Result>>();
+
+  /**
+   * The Result of a question row, its cached entry and the view of `filter`, given the flagged
+   * answers shown and the latest summary (undefined: no summaries here).
+   */
+  function resultOf(row: Row, entry: ResultEntry, filter: ResultFilter, shown: ShownView, answers: Answer[], insights: Insights | null | undefined): Result {
+    const { view, suppressed } = shown;
+    // The same inputs give the same object, so a route serializes it once (http/shared-json.ts).
+    const memoKey = [
+      filterKey(filter), row.status, row.updated_at.getTime(), row.n, row.tier, row.credits_spent, row.credits_refunded,
+      answers.filter((a) => a.flag).map((a) => `${a.attestationRef}:${JSON.stringify(a.flag)}`).join(','),
+      insights === undefined ? '-' : insights === null ? 'none' : `${insights.generatedAt}:${insights.kind}:${insights.language}`,
+    ].join('|');
+    let memo = built.get(entry);
+    const known = memo?.get(memoKey);
+    if (known) return known;
+    const draft = storedDraft(row.draft);
+    const status = STATUS[row.status];
+    const summary = summarize({
+      type: entry.ctx.type,
+      n: view.n,
+      distribution: view.distribution,
+      mean: view.mean,
+      clicks: view.clicks,
+      live: status === 'in_progress',
+      suppressed,
+    });
+    const result: Result = {
+      questionId: row.id,
+      status,
+      nRequested: row.n,
+      nAccepted: view.n,
+      distribution: view.distribution,
+      mean: view.mean,
+      summary,
+      tier: row.tier,
+      language: draft.language,
+      verificationLine: verificationLine(entry, row.tier),
+      medianSeconds: view.medianSeconds,
+      creditsSpent: row.credits_spent,
+      answers,
+      breakdown: view.breakdowns.breakdown,
+      refundCredits: row.credits_refunded,
+      breakdowns: view.breakdowns.breakdowns,
+      ...(view.clicks ? { clicks: { ...view.clicks, heatmapUrl: deps.heatmapUrl?.(row.id, filter) ?? null } } : {}),
+      ...(view.sentiment ? { sentiment: view.sentiment } : {}),
+      translationLanguage: entry.translationLanguage,
+      filter,
+      nUnfiltered: entry.rows.length,
+      suppressed: suppressed || view.breakdowns.suppressed,
+      facets: entry.facets,
+      // The summary covers every written answer, whatever the filter (docs/insights.md).
+      ...(insights !== undefined ? { insights } : {}),
+    };
+    if (!memo) built.set(entry, (memo = new Map()));
+    if (memo.size >= FILTERED_VIEWS) memo.delete(memo.keys().next().value as string);
+    memo.set(memoKey, result);
+    return result;
+  }
+
+  return { resultOf };
+}
+export type ResultBuilder = ReturnType<typeof createResultBuilder>;
