@@ -34,7 +34,7 @@ export function isId(kind: IdKind, value: string): boolean {
 
 /**
  * Answer-link codes (docs/answer-link.md): 10 base62 characters (~59 bits), made by the ask
- * (questions/ask.service.ts). Anything else names no link, so the link routes refuse it before any
+ * (questions/question-row.ts). Anything else names no link, so the link routes refuse it before any
  * database or rate-limit work.
  */
 export const LINK_CODE_LENGTH = 10;

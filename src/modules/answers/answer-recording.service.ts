@@ -161,7 +161,7 @@ export function createAnswerRecordingService(deps: {
 
         // The n-th answer completes the question, as does reaching a minAnswers set by PATCH.
         // Close before touching the balance: lock order is question, follow-ups, balance
-        // (lifecycle.service.ts), or a follow-up's own answer would deadlock with this one.
+        // (lifecycle-transitions.ts), or a follow-up's own answer would deadlock with this one.
         const completes = answered >= q.n || (q.min_answers !== null && answered >= q.min_answers);
         if (completes) await deps.lifecycle.close(tx, { ...q, answered, credits_spent: spent, tally }, 'complete', at, touched);
         after = { ...after, answered, status: completes ? 'complete' : q.status };

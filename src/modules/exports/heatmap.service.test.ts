@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../lib/errors.ts';
 import { answerRow } from '../results/answer-row.fixture.ts';
-import type { ResultEntry } from '../results/results.service.ts';
+import type { ResultEntry } from '../results/result-entry.ts';
 import { createHeatmapService, type HeatmapServiceDeps } from './heatmap.service.ts';
 import { ASPECT_LADDER, type TapPoint } from './heatmap.ts';
 

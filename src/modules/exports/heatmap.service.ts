@@ -1,7 +1,8 @@
 import { notFound, validationError } from '../../lib/errors.ts';
 import { applyFilter, filterKey, filterOf, type ResultFilter, type ResultQuery } from '../results/filters.ts';
 import { WeightedLru } from '../results/result-cache.ts';
-import type { ResultEntry, ResultService } from '../results/results.service.ts';
+import type { ResultService } from '../results/results.service.ts';
+import type { ResultEntry } from '../results/result-entry.ts';
 import type { SharingService } from '../sharing/sharing.service.ts';
 import { DEFAULT_ASPECT, MAX_ASPECT, MIN_ASPECT, renderHeatmapPng, snapAspect, type TapPoint } from './heatmap.ts';
 

@@ -1,8 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { QuestionsTable } from '../../db/schema.ts';
 import type { Actor } from '../../lib/actor.ts';
-import { newId } from '../../lib/ids.ts';
-import { randomBase62 } from '../../lib/base62.ts';
+import { newId, newPublicCode } from '../../lib/ids.ts';
 import { normalizeDraft } from '../draft/draft-defaults.ts';
 import type { AskBody } from './ask.schemas.ts';
 import type { AskPlan } from './ask-plan.ts';
@@ -54,7 +53,7 @@ export function askRows(ask: AskRequest, terms: AskTerms): { question: Insertabl
     liveAt: terms.scheduledFor ? null : now,
     closesAt: terms.closesAt,
     externalRef: body.externalRef ?? null,
-    publicCode: main.publicResults ? randomBase62(12) : null,
+    publicCode: main.publicResults ? newPublicCode() : null,
     variantGroup: plan.variantGroup,
     parentId: null,
     minConfidence: null,

@@ -8,6 +8,14 @@ import type { AskBody, FollowUp } from './ask.schemas.ts';
 import type { QuestionsRepository } from './questions.repository.ts';
 
 /** How long an asked question stays open unless its saved draft or original says otherwise. */
+/** Fields a saved draft may hold that an ask does not take (docs/drafts.md, the draft-only fields). */
+const NOT_ASKED = ['minGrade', 'interestPrice', 'answeredBy'];
+
+/** A copy of the record without these keys, in the same order. */
+function without(record: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([key]) => !keys.includes(key)));
+}
+
 export const DEFAULT_OPEN_DAYS = 7;
 
 /** What an ask is about once its base (template, saved draft, original question) is resolved. */
@@ -41,8 +49,7 @@ export async function effectiveDraft(deps: EffectiveDraftDeps, actor: Actor, bod
   if (body.fromDraftId !== undefined) {
     const saved = await drafts.find(actor.accountId, body.fromDraftId);
     if (!saved) throw notFound('No such draft on this account (fromDraftId).');
-    const { interestAudienceId, minGrade, interestPrice, answeredBy, openForDays: days, shownAs: savedShownAs, ...fields } = saved.draft as Record<string, unknown>;
-    void minGrade, void interestPrice, void answeredBy;
+    const { interestAudienceId, openForDays: days, shownAs: savedShownAs, ...fields } = without(saved.draft, NOT_ASKED);
     if (typeof savedShownAs === 'string') shownAs = savedShownAs;
     if (interestAudienceId !== undefined) {
       problems.push({ field: 'fromDraftId', code: 'not_allowed', message: 'This draft asks an interest audience; audiences cannot be asked through the API yet.' });
@@ -53,8 +60,8 @@ export async function effectiveDraft(deps: EffectiveDraftDeps, actor: Actor, bod
   if (body.variantOf !== undefined) {
     const original = await questions.find(actor.accountId, body.variantOf);
     if (!original) throw notFound('No such question on this account (variantOf).');
-    const { scheduledFor, ...fields } = original.draft as Record<string, unknown>;
-    void scheduledFor;
+    // A variant is asked now (or at its own scheduledFor), never at the original's time.
+    const fields = without(original.draft, ['scheduledFor']);
     base = { ...base, ...fields, n: original.n };
     variantGroup = original.variant_group ?? original.id;
     openForDays = original.open_for_days;

@@ -1,5 +1,5 @@
 /**
- * A small LRU map bounded by a total weight (docs/results.md "Caching"). The results module keeps
+ * A small LRU map bounded by a total weight (docs/results.md "Caching and speed"). The results module keeps
  * one entry per question: its answers and the unfiltered aggregates, tagged with the version they
  * were computed for. A Map iterates in insertion order, so re-inserting on every hit keeps the
  * least recently used entry first, and eviction takes from the front.

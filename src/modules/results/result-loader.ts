@@ -15,7 +15,7 @@ import type { AnswerRow, ResultsRepository } from './results.repository.ts';
 type Row = Selectable<QuestionsTable>;
 
 export interface ResultLoaderOptions {
-  /** "Question changed" wake-ups: each drops the question's cached answers. */
+  /** "Question changed" wake-ups: each marks the question's cached answers to be checked on their next read. */
   notifier?: Pick<Notifier, 'subscribe'>;
   /** Approximate bytes of answers the cache may hold (default 64 MB). */
   cacheBytes?: number;

@@ -16,7 +16,7 @@ export { versionOf, type ResultEntry } from './result-entry.ts';
  * GET /v2/questions/{id}/result (and the result inside wait, public results): every field of the
  * spec's Result, partial while live (docs/results.md).
  *
- * Speed (docs/results.md "Caching"): the question row is read on every call (it is small and
+ * Speed (docs/results.md "Caching and speed"): the question row is read on every call (it is small and
  * carries status and money); the answers are loaded with one query the first time a question
  * is asked for, and kept in memory with the unfiltered aggregates in an LRU bounded by size,
  * tagged with the question's version, (updated_at, answered). Recording an answer changes both:
