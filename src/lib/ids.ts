@@ -40,6 +40,10 @@ export function isId(kind: IdKind, value: string): boolean {
 export const LINK_CODE_LENGTH = 10;
 const LINK_CODE = new RegExp(`^[0-9A-Za-z]{${LINK_CODE_LENGTH}}$`);
 
+export function newLinkCode(): string {
+  return randomBase62(LINK_CODE_LENGTH);
+}
+
 export function isLinkCode(value: string): boolean {
   return LINK_CODE.test(value);
 }

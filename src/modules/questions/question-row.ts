@@ -1,7 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { QuestionsTable } from '../../db/schema.ts';
-import { randomBase62 } from '../../lib/base62.ts';
-import { LINK_CODE_LENGTH } from '../../lib/ids.ts';
+import { newLinkCode } from '../../lib/ids.ts';
 import type { StoredDraft } from '../draft/stored-draft.ts';
 
 /** What differs between the questions an ask creates (the question itself and each follow-up). */
@@ -62,7 +61,7 @@ export function questionRow(q: NewQuestion): Insertable<QuestionsTable> {
     bookmarked: false,
     external_ref: q.externalRef,
     public_code: q.publicCode,
-    link_code: randomBase62(LINK_CODE_LENGTH),
+    link_code: newLinkCode(),
     refused_category: null,
     variant_group: q.variantGroup,
     parent_id: q.parentId,
