@@ -1,17 +1,14 @@
-import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { AppError, notFound, validationError } from '../../lib/errors.ts';
 import type { Actor } from '../../lib/actor.ts';
-import type { CreditsRepository } from '../credits/credits.repository.ts';
 import { emitEvent } from '../events/outbox.ts';
 import { isOpen } from '../questions/lifecycle.service.ts';
-import type { QuestionRow, QuestionsRepository } from '../questions/questions.repository.ts';
 import { refundSpent } from './refund-spent.ts';
-import type { DisputeRow, ModerationRepository } from './moderation.repository.ts';
+import type { DisputeRow } from './moderation.repository.ts';
 import type { Dispute, DisputeStatus } from './moderation.schemas.ts';
 import { DAY_MS } from '../../lib/dates.ts';
+import type { ModerationDeps, OwnQuestion } from './moderation.deps.ts';
 
 /**
  * Disputes of closed questions (docs/moderation.md). A requester disputes a closed question; an
@@ -62,16 +59,7 @@ export function disputeView(record: DisputeRecord): Dispute {
   };
 }
 
-export function createDisputeService(deps: {
-  db: Db;
-  clock: Clock;
-  repo: ModerationRepository;
-  questions: QuestionsRepository;
-  credits: CreditsRepository;
-  changed(questionId: string): void;
-  /** The actor's question, or a 404 (moderation.service.ts). */
-  ownQuestion(actor: Actor, id: string): Promise<QuestionRow>;
-}) {
+export function createDisputeService(deps: ModerationDeps & { ownQuestion: OwnQuestion }) {
   const { db, clock, repo, questions, credits, ownQuestion } = deps;
 
   return {

@@ -1,16 +1,14 @@
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import type { Actor } from '../../lib/actor.ts';
-import type { CreditsRepository } from '../credits/credits.repository.ts';
 import { readAnswer, type AnswerInput } from '../draft/answer-format.ts';
 import { storedDraft } from '../draft/stored-draft.ts';
-import type { QuestionRow, QuestionsRepository } from '../questions/questions.repository.ts';
 import { refundSpent } from './refund-spent.ts';
-import type { FlagRow, ModerationRepository } from './moderation.repository.ts';
+import type { FlagRow } from './moderation.repository.ts';
 import type { Flag, FlagBody } from './moderation.schemas.ts';
+import type { ModerationDeps, OwnQuestion } from './moderation.deps.ts';
 
 /**
  * Flags and pins of answers (docs/moderation.md). A requester flags an answer; an operator decides
@@ -45,17 +43,7 @@ export interface InsightsAfterRemoval {
   remake(questionId: string): Promise<void>;
 }
 
-export function createFlagService(deps: {
-  db: Db;
-  clock: Clock;
-  repo: ModerationRepository;
-  questions: QuestionsRepository;
-  credits: CreditsRepository;
-  insights: InsightsAfterRemoval;
-  changed(questionId: string): void;
-  /** The actor's question, or a 404 (moderation.service.ts). */
-  ownQuestion(actor: Actor, id: string): Promise<QuestionRow>;
-}) {
+export function createFlagService(deps: ModerationDeps & { insights: InsightsAfterRemoval; ownQuestion: OwnQuestion }) {
   const { db, clock, repo, questions, credits, ownQuestion } = deps;
 
   return {
