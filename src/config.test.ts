@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
 
 const CWD = '/srv/headcount';
+/** What production refuses to start without: the answer page's human check and outgoing mail. */
+const PRODUCTION_NEEDS = { TURNSTILE_SECRET: 's', TURNSTILE_SITE_KEY: 'k', SMTP_URL: 'smtp://mailer:pw@smtp.example.org:587', MAIL_FROM: 'Headcount <no-reply@example.org>' };
 
 function problemsOf(env: Record<string, string>): string[] {
   try {
@@ -48,12 +50,12 @@ describe('loadConfig defaults', () => {
   });
 
   it('listens on every interface and seeds nothing in production', () => {
-    expect(loadConfig({ NODE_ENV: 'production', TURNSTILE_SECRET: 's', TURNSTILE_SITE_KEY: 'k' }, CWD)).toMatchObject({ host: '0.0.0.0', simHeads: 0, logLevel: 'info' });
+    expect(loadConfig({ NODE_ENV: 'production', ...PRODUCTION_NEEDS }, CWD)).toMatchObject({ host: '0.0.0.0', simHeads: 0, logLevel: 'info' });
   });
 
   it('refuses production without the human check or with simulated answers', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production' }, CWD)).toThrow(/TURNSTILE_SECRET/);
-    expect(() => loadConfig({ NODE_ENV: 'production', TURNSTILE_SECRET: 's', TURNSTILE_SITE_KEY: 'k', SIM_ANSWERS_PER_MINUTE: '5' }, CWD)).toThrow(/SIM_ANSWERS_PER_MINUTE/);
+    expect(() => loadConfig({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25', MAIL_FROM: 'a@b.c' }, CWD)).toThrow(/TURNSTILE_SECRET/);
+    expect(() => loadConfig({ NODE_ENV: 'production', ...PRODUCTION_NEEDS, SIM_ANSWERS_PER_MINUTE: '5' }, CWD)).toThrow(/SIM_ANSWERS_PER_MINUTE/);
   });
 
   it('derives the public base URL from the port and trims a trailing slash from a given one', () => {
@@ -73,6 +75,8 @@ describe('loadConfig defaults', () => {
         NODE_ENV: 'production',
         TURNSTILE_SECRET: 'secret',
         TURNSTILE_SITE_KEY: 'site',
+        SMTP_URL: 'smtps://mailer:pw@smtp.example.org:465',
+        MAIL_FROM: 'Headcount <no-reply@example.org>',
         ROLE: 'worker',
         PORT: '9000',
         HOST: '10.0.0.1',
@@ -103,6 +107,7 @@ describe('loadConfig defaults', () => {
       rateLimit: { perKeyPerMinute: 1000, perIpPerMinute: 10 },
       bodyLimitBytes: 4096,
       shutdownGraceSeconds: 5,
+      mail: { smtpUrl: 'smtps://mailer:pw@smtp.example.org:465', from: 'Headcount <no-reply@example.org>' },
     });
   });
 });
@@ -153,7 +158,7 @@ describe('loadConfig problems', () => {
 
 describe('TRUSTED_PROXIES and HTTP timeouts', () => {
   it('trusts no proxy by default in every NODE_ENV, so X-Forwarded-For is ignored', () => {
-    for (const env of [{}, { NODE_ENV: 'test' }, { NODE_ENV: 'production', TURNSTILE_SECRET: 's', TURNSTILE_SITE_KEY: 'k' }]) {
+    for (const env of [{}, { NODE_ENV: 'test' }, { NODE_ENV: 'production', ...PRODUCTION_NEEDS }]) {
       expect(loadConfig(env, CWD).trustedProxies).toBe(false);
     }
   });
@@ -180,5 +185,38 @@ describe('TRUSTED_PROXIES and HTTP timeouts', () => {
     expect(problemsOf({ REQUEST_TIMEOUT_SECONDS: '10', HEADERS_TIMEOUT_SECONDS: '20' })).toEqual([
       'HEADERS_TIMEOUT_SECONDS must not be longer than REQUEST_TIMEOUT_SECONDS (the headers are part of the request)',
     ]);
+  });
+});
+
+describe('SMTP_URL and MAIL_FROM', () => {
+  it('keeps mail in the dev mailbox with a local From address when neither is set (development and test)', () => {
+    expect(loadConfig({}, CWD).mail).toEqual({ smtpUrl: null, from: 'Headcount <no-reply@localhost>' });
+    expect(loadConfig({ NODE_ENV: 'test' }, CWD).mail).toEqual({ smtpUrl: null, from: 'Headcount <no-reply@localhost>' });
+  });
+
+  it('reads smtp: and smtps: URLs and a From address with or without a name', () => {
+    expect(loadConfig({ SMTP_URL: 'smtp://u:p@mail.example.org:587', MAIL_FROM: 'no-reply@example.org' }, CWD).mail).toEqual({ smtpUrl: 'smtp://u:p@mail.example.org:587', from: 'no-reply@example.org' });
+    expect(loadConfig({ SMTP_URL: ' smtps://mail.example.org:465 ', MAIL_FROM: 'Headcount Support <help@example.org>' }, CWD).mail).toEqual({ smtpUrl: 'smtps://mail.example.org:465', from: 'Headcount Support <help@example.org>' });
+  });
+
+  it('refuses another protocol, a URL with no host and a From that is not an address, all at once, never echoing the URL (it holds the password)', () => {
+    expect(problemsOf({ SMTP_URL: 'http://u:secret@mail:25', MAIL_FROM: 'Headcount', PORT: 'x' })).toEqual([
+      'PORT must be an integer from 0 to 65535 (got "x")',
+      'SMTP_URL must use smtp: or smtps: (got "http:")',
+      'MAIL_FROM must be an address like "Headcount <no-reply@example.com>" (got "Headcount")',
+    ]);
+    expect(problemsOf({ SMTP_URL: 'smtp://' })).toEqual(['SMTP_URL must name a host (smtp://user:password@host:587)']);
+    expect(problemsOf({ SMTP_URL: 'smtp://u:secret@ bad host' })).toEqual(['SMTP_URL is not a valid URL']);
+    expect(problemsOf({ MAIL_FROM: 'Headcount <no-reply@example.org' })).toHaveLength(1);
+  });
+
+  it('refuses production without SMTP_URL or without MAIL_FROM: there is no dev mailbox there', () => {
+    const { SMTP_URL, MAIL_FROM, ...turnstile } = PRODUCTION_NEEDS;
+    const line = 'SMTP_URL and MAIL_FROM are required in production: sign-in codes and support replies are sent by email';
+    expect(problemsOf({ NODE_ENV: 'production', ...turnstile })).toEqual([line]);
+    expect(problemsOf({ NODE_ENV: 'production', ...turnstile, SMTP_URL })).toEqual([line]);
+    expect(problemsOf({ NODE_ENV: 'production', ...turnstile, MAIL_FROM })).toEqual([line]);
+    expect(problemsOf({ NODE_ENV: 'production' })).toHaveLength(2);
+    expect(loadConfig({ NODE_ENV: 'production', ...PRODUCTION_NEEDS }, CWD).mail).toEqual({ smtpUrl: SMTP_URL, from: MAIL_FROM });
   });
 });

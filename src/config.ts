@@ -58,6 +58,12 @@ export interface Config {
    * (TRANSLATE_API_URL, TRANSLATE_MODEL, TRANSLATE_API_KEY). Null: the local engine, no translation.
    */
   readonly insights: { readonly api: ChatApiConfig | null; readonly translate: ChatApiConfig | null };
+  /**
+   * Outgoing mail (docs/mail.md): through the SMTP server at `smtpUrl` (SMTP_URL, smtp: or
+   * smtps:, user and password in the URL), or, when null, into the in-memory dev mailbox
+   * (development and test only). `from` is MAIL_FROM. Both are required in production.
+   */
+  readonly mail: { readonly smtpUrl: string | null; readonly from: string };
 }
 
 export interface ChatApiConfig {
@@ -74,6 +80,10 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** A From header: `addr@host` or `Name <addr@host>`, on one line. */
+const MAIL_FROM = /^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/;
+const DEV_MAIL_FROM = 'Headcount <no-reply@localhost>';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -157,6 +167,12 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     idleMs: int('IDLE_TIMEOUT_SECONDS', 60, 30, 3600) * 1000,
   };
 
+  // SMTP_URL's own text is never echoed in a problem: it holds the password.
+  const smtpUrl = url('SMTP_URL', ['smtp:', 'smtps:']);
+  if (smtpUrl && !new URL(smtpUrl).hostname) problems.push('SMTP_URL must name a host (smtp://user:password@host:587)');
+  const mailFrom = read('MAIL_FROM');
+  if (mailFrom !== undefined && !MAIL_FROM.test(mailFrom)) problems.push(`MAIL_FROM must be an address like "Headcount <no-reply@example.com>" (got "${mailFrom}")`);
+
   const config: Config = {
     nodeEnv,
     role,
@@ -190,11 +206,16 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     trustedProxies,
     httpTimeouts,
     insights: { api: chatApi('INSIGHTS'), translate: chatApi('TRANSLATE') },
+    mail: { smtpUrl, from: mailFrom ?? DEV_MAIL_FROM },
   };
 
   if (httpTimeouts.headersMs > httpTimeouts.requestMs) problems.push('HEADERS_TIMEOUT_SECONDS must not be longer than REQUEST_TIMEOUT_SECONDS (the headers are part of the request)');
   if (nodeEnv === 'production' && (!config.turnstile.secret || !config.turnstile.siteKey)) {
     problems.push('TURNSTILE_SECRET and TURNSTILE_SITE_KEY are required in production: anonymous answers need the human check');
+  }
+  // Production mail must reach people: no dev mailbox, and a From address the operator chose.
+  if (nodeEnv === 'production' && (read('SMTP_URL') === undefined || mailFrom === undefined)) {
+    problems.push('SMTP_URL and MAIL_FROM are required in production: sign-in codes and support replies are sent by email');
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

@@ -43,6 +43,8 @@ import { createInsights, translatorFor } from './modules/insights/insights.setup
 import { createAnswerTranslations } from './modules/answers/answer-translations.ts';
 import { createHeatmapService } from './modules/exports/heatmap.service.ts';
 import { heatmapUrls } from './modules/sharing/heatmap-urls.ts';
+import { createMailer } from './modules/mail/mail.service.ts';
+import pino from 'pino';
 
 export interface ContainerOptions {
   /** Cross-process wake-ups; main passes the PostgreSQL one on a server. Default: in-process. */
@@ -111,11 +113,14 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const moderation = createModerationService({ db, clock, repo: createModerationRepository(db), questions: questionsRepo, credits: creditsRepo, insights, changed: effects.changed });
   const sharing = createSharingService({ db, clock, repo: createSharingRepository(db), questions: questionsRepo, results, publicBaseUrl: config.publicBaseUrl });
   const heatmaps = createHeatmapService({ results, sharing });
+  // Its own pino logger, as insights has (the container gets no logger): the dev mailbox's lines
+  // are where a person reads mail in development; silent under test.
+  const mailer = createMailer(config, pino({ level: config.logLevel, name: 'mail' }), clock);
   return {
     insights, answerTranslations, heads,
     config, clock, database, db, accounts, pool, estimates, catalogues, credits, drafts, projects,
     notifier, timers, holds, lifecycle, asks, questions, addHeads, answers, results, resultAnswers, waits, links,
-    moderation, sharing, heatmaps,
+    moderation, sharing, heatmaps, mailer,
   };
 }
 export type Container = ReturnType<typeof createContainer>;

@@ -45,6 +45,9 @@ await serveChild(async () => {
     // orchestrator's stand-in for siteverify (servers/siteverify.ts) when a scenario needs it.
     TURNSTILE_SECRET: SITEVERIFY_SECRET,
     TURNSTILE_SITE_KEY: 'bench-site-key',
+    // Production requires SMTP too; no scenario sends mail, so nothing listens there.
+    SMTP_URL: 'smtp://127.0.0.1:2525',
+    MAIL_FROM: 'Headcount bench <bench@localhost>',
     ...(options.turnstileVerifyUrl ? { TURNSTILE_VERIFY_URL: options.turnstileVerifyUrl } : {}),
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
   });

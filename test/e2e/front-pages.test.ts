@@ -39,7 +39,7 @@ describe.skipIf(Boolean(missing))('the front page and the API reference in a bro
     t = await createTestApp();
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
     // The same database behind an app configured for production.
-    const config = testConfig({ ...t.testDatabase.env, NODE_ENV: 'production', HOST: '127.0.0.1', TURNSTILE_SECRET: 'test-secret', TURNSTILE_SITE_KEY: 'test-site-key' });
+    const config = testConfig({ ...t.testDatabase.env, NODE_ENV: 'production', HOST: '127.0.0.1', TURNSTILE_SECRET: 'test-secret', TURNSTILE_SITE_KEY: 'test-site-key', SMTP_URL: 'smtp://127.0.0.1:2525', MAIL_FROM: 'no-reply@localhost' });
     productionUrl = config.publicBaseUrl;
     production = await buildApp(createContainer(config, t.database, t.clock), { logger: false });
     productionBase = await production.listen({ port: 0, host: '127.0.0.1' });

@@ -38,6 +38,9 @@ async function serve(env: Record<string, string>): Promise<Served> {
       TURNSTILE_SECRET: SECRET,
       TURNSTILE_SITE_KEY: '0x4AAAAAAAproxysite',
       TURNSTILE_VERIFY_URL: verifier.url,
+      // Production requires SMTP; nothing here sends mail.
+      SMTP_URL: 'smtp://127.0.0.1:2525',
+      MAIL_FROM: 'no-reply@localhost',
       RATE_LIMIT_PER_IP: String(PER_IP),
       RATE_LIMIT_PER_KEY: '100000',
       LINK_ANSWERS_PER_IP: String(LINK_PER_IP),
