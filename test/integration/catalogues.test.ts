@@ -46,6 +46,17 @@ describe('GET /v1/config', () => {
     config = await get('/v1/config');
   });
 
+  it('lists the credit packs for sale: every currency priced, smallest first, bigger packs cheaper per credit', () => {
+    const packs = config.creditPacks as Json[];
+    expect(packs.map((p) => p.id)).toEqual(['starter', 'standard', 'studio', 'scale']);
+    expect(packs.find((p) => p.id === 'starter')).toEqual({ id: 'starter', credits: 1000, prices: { GBP: 1000, USD: 1000, EUR: 1000, CAD: 1000 }, validForDays: 365 });
+    for (const currency of ['GBP', 'USD', 'EUR', 'CAD']) {
+      const perCredit = packs.map((p) => p.prices[currency] / p.credits);
+      expect(perCredit, currency).toEqual([...perCredit].sort((x, y) => y - x));
+      expect(new Set(perCredit).size, currency).toBe(packs.length);
+    }
+  });
+
   it('lists the 8 question languages', () => {
     expect([...config.questionLanguages].sort()).toEqual([...LANGUAGES].sort());
   });

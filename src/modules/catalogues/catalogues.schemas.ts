@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Closed, DateTime, Nullable, StringEnum, RefOf } from '../../lib/typebox.ts';
 import { QUESTION_LANGUAGES } from '../draft/question-types.ts';
 import { CountryEntrySchema, TAG_GROUPS, TemplateDraftSchema } from '../draft/catalogue-entries.schemas.ts';
+import { CreditPackSchema } from '../credits/credits.schemas.ts';
 
 export const ConfigSchema = Closed(
   {
@@ -15,6 +16,9 @@ export const ConfigSchema = Closed(
     tier2PayMultiplier: Type.Number({ minimum: 1 }),
     answeringCountries: Type.Optional(Type.Array(Type.String())),
     webTopUpStorefronts: Type.Optional(Type.Array(Type.String())),
+    creditPacks: Type.Optional(
+      Type.Array(CreditPackSchema, { description: 'The packs of credits for sale, smallest first; a bigger pack is cheaper per credit (extension).' }),
+    ),
   },
   { $id: 'Config' },
 );

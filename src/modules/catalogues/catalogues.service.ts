@@ -10,10 +10,9 @@ import { TAG_GROUP_DATA } from '../draft/tags.data.ts';
 import { TEMPLATES } from '../draft/templates.data.ts';
 import type { CataloguesRepository } from './catalogues.repository.ts';
 import { addDays } from '../../lib/dates.ts';
+import { CREDIT_PACKS } from '../credits/credit-packs.ts';
+import { CURRENCIES, RATES, RATES_DATE } from '../../lib/currencies.ts';
 
-/** Exchange rates from GBP used to show prices in other currencies; reviewed by hand. */
-export const RATES = { GBP: 1, USD: 1.27, EUR: 1.17, CAD: 1.76 };
-export const RATES_DATE = '2026-11-02';
 export const REVERIFY_DAYS = 365;
 /** Answers a head gives in an hour of answering, for the earnings range. */
 const ANSWERS_PER_HOUR = { quick: 40, written: 15 };
@@ -56,7 +55,8 @@ export function createCataloguesService(deps: { repo: CataloguesRepository; cloc
     tier1PayPence: TIER1_PAY_PENCE,
     tier2PayMultiplier: TIER2_PAY_MULTIPLIER,
     answeringCountries: ANSWERING_COUNTRIES.map((c) => c.code),
-    webTopUpStorefronts: ['GBP', 'USD', 'EUR', 'CAD'],
+    webTopUpStorefronts: [...CURRENCIES],
+    creditPacks: [...CREDIT_PACKS],
   };
 
   const templates: Template[] = TEMPLATES.map((t) => ({ ...t, priceCredits: priceDraft(priceInputOf(t.draft)).creditsTotal }));

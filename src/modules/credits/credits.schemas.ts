@@ -50,3 +50,16 @@ export const LedgerRowSchema = Closed(
   { $id: 'LedgerRow' },
 );
 export type LedgerRow = Static<typeof LedgerRowSchema>;
+
+/** A pack of credits for sale (docs/credits.md "Credit packs"); GET /v1/config lists them (extension). */
+export const CreditPackSchema = Closed({
+  id: Type.String({ pattern: '^[a-z0-9_]{1,40}$', description: 'The pack, as POST /v1/billing/checkout takes it in `pack`.' }),
+  credits: Type.Integer({ minimum: 1, description: 'Credits the pack adds (1 credit = 1 penny).' }),
+  prices: Closed(
+    { GBP: Type.Integer({ minimum: 1 }), USD: Type.Integer({ minimum: 1 }), EUR: Type.Integer({ minimum: 1 }), CAD: Type.Integer({ minimum: 1 }) },
+    { description: 'What the pack costs in each currency, in minor units (pence, cents). A credit is one minor unit of the account\'s currency.' },
+  ),
+  validForDays: Type.Integer({ minimum: 1, description: 'Bought credits expire this many days after the payment is confirmed.' }),
+});
+export type CreditPack = Static<typeof CreditPackSchema>;
+
