@@ -65,7 +65,8 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const estimates = createEstimateService({ pool, clock });
   const catalogues = createCataloguesService({ repo: createCataloguesRepository(db), clock });
   const creditsRepo = createCreditsRepository(db);
-  const drafts = createDraftsService({ repo: createDraftsRepository(db), clock });
+  const draftsRepo = createDraftsRepository(db);
+  const drafts = createDraftsService({ repo: draftsRepo, clock });
   const projectsRepo = createProjectsRepository(db);
   const projects = createProjectsService({ repo: projectsRepo, clock });
   const notifier = options.notifier ?? createLocalNotifier();
@@ -81,7 +82,7 @@ export function createContainer(config: Config, database: Database, clock: Clock
     db,
     clock,
     questions: questionsRepo,
-    drafts: createDraftsRepository(db),
+    drafts: draftsRepo,
     projects: projectsRepo,
     idempotency: createIdempotencyRepository(db),
     holds,
