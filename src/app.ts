@@ -33,12 +33,21 @@ import { resultsPageRoutes } from './web/results-page/results-page.routes.ts';
 import { homePageRoutes } from './web/home-page/home-page.routes.ts';
 import { resultsRoutes } from './modules/results/results.routes.ts';
 import { exportsRoutes } from './modules/exports/exports.routes.ts';
+import { peopleRoutes } from './modules/people/people.routes.ts';
+import { keysRoutes } from './modules/accounts/keys.routes.ts';
+import { teamsRoutes } from './modules/teams/teams.routes.ts';
+import { billingRoutes } from './modules/billing/billing.routes.ts';
+import { testProviderRoutes } from './web/test-provider/test-provider.routes.ts';
+import { portalRoutes } from './web/portal/portal.routes.ts';
+import { supportRoutes } from './modules/support/support.routes.ts';
 
 export interface BuildOptions {
   /** Pass false to get bare logging-off behaviour in tests regardless of LOG_LEVEL. */
   logger?: boolean;
   /** Readable log lines instead of JSON (main.ts: development on a terminal; lib/logger.ts). */
   prettyLogs?: boolean;
+  /** Where JSON log lines go instead of stdout (tests that read the log). */
+  logStream?: NodeJS.WritableStream;
 }
 
 /** A Fastify instance with every route, that does not listen (tests use inject). */
@@ -47,7 +56,10 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   // The pages' CSS and scripts, read once for every page route and the router's page errors.
   const assets = loadAssets();
   const app = Fastify({
-    logger: options.logger === false ? false : loggerOptions({ level: config.logLevel, pretty: options.prettyLogs === true }),
+    logger:
+      options.logger === false
+        ? false
+        : { ...loggerOptions({ level: config.logLevel, pretty: options.prettyLogs === true }), ...(options.logStream ? { stream: options.logStream } : {}) },
     genReqId: genRequestId,
     bodyLimit: config.bodyLimitBytes,
     // TRUSTED_PROXIES, timeouts, Node-level errors and the shutdown 503 (http/server-options.ts).
@@ -71,7 +83,7 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   registerErrorHandling(app);
   registerRouteConventions(app);
   await registerOpenApi(app, config.publicBaseUrl, { schemas: SHARED_SCHEMAS, tags: API_TAGS });
-  registerAuth(app, (apiKey) => container.accounts.authenticate(apiKey));
+  registerAuth(app, container.authenticate);
 
   // With REDIS_URL the counters are shared by every process (R6.3). If Redis fails, requests pass
   // uncounted with a logged warning (skipOnError: fail open), never a 500: money limits live in
@@ -85,7 +97,8 @@ export async function buildApp(container: Container, options: BuildOptions = {})
     skipOnError: true,
     store: createWeightedStore(redis?.redis ?? null, { namespace: config.rateLimit.redisPrefix, onRedisError: redis?.onRedisError }),
     keyGenerator: (request) => {
-      const base = request.actor ? `key:${request.actor.keyId}` : `ip:${request.ip}`;
+      // Per credential: a key, or a portal session (each session of a person has its own budget).
+      const base = request.actor ? (request.actor.keyId ? `key:${request.actor.keyId}` : `ses:${request.actor.session?.id}`) : `ip:${request.ip}`;
       return request.routeOptions.config.rateCost === 0.5 ? base + HALF_COST_SUFFIX : base;
     },
     max: (request) => (request.actor ? config.rateLimit.perKeyPerMinute : config.rateLimit.perIpPerMinute),
@@ -113,5 +126,12 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   await app.register(homePageRoutes(container, assets));
   await app.register(resultsRoutes(container));
   await app.register(exportsRoutes(container));
+  await app.register(peopleRoutes(container));
+  await app.register(keysRoutes(container));
+  await app.register(teamsRoutes(container));
+  await app.register(billingRoutes(container));
+  if (container.paymentProvider.name === 'test') await app.register(testProviderRoutes(container, assets));
+  await app.register(portalRoutes(container, assets), { prefix: '/app' });
+  await app.register(supportRoutes(container));
   return app;
 }

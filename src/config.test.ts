@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from './config.ts';
 
 const CWD = '/srv/headcount';
 /** What production refuses to start without: the answer page's human check and outgoing mail. */
-const PRODUCTION_NEEDS = { TURNSTILE_SECRET: 's', TURNSTILE_SITE_KEY: 'k', SMTP_URL: 'smtp://mailer:pw@smtp.example.org:587', MAIL_FROM: 'Headcount <no-reply@example.org>' };
+const PRODUCTION_NEEDS = { TURNSTILE_SECRET: 's', TURNSTILE_SITE_KEY: 'k', SMTP_URL: 'smtp://mailer:pw@smtp.example.org:587', MAIL_FROM: 'Headcount <no-reply@example.org>', SESSION_SECRET: 'x'.repeat(32), STRIPE_SECRET_KEY: 'sk_live_abcdefgh12', STRIPE_WEBHOOK_SECRET: 'whsec_abcdefgh12' };
 
 function problemsOf(env: Record<string, string>): string[] {
   try {
@@ -90,10 +90,18 @@ describe('loadConfig defaults', () => {
         RATE_LIMIT_PER_IP: '10',
         BODY_LIMIT_BYTES: '4096',
         SHUTDOWN_GRACE_SECONDS: '5',
+        SESSION_SECRET: 'a-session-secret-of-at-least-32-chars',
+        SESSION_IDLE_HOURS: '12',
+        SESSION_MAX_DAYS: '14',
+        STRIPE_SECRET_KEY: 'sk_live_51abcdefgh',
+        STRIPE_WEBHOOK_SECRET: 'whsec_abcdefgh',
+        STRIPE_API_URL: 'http://127.0.0.1:12111',
       },
       CWD,
     );
     expect(config).toMatchObject({
+      sessions: { idleHours: 12, maxDays: 14, secret: 'a-session-secret-of-at-least-32-chars', secureCookies: true },
+      payments: { provider: 'stripe', stripe: { secretKey: 'sk_live_51abcdefgh', webhookSecret: 'whsec_abcdefgh', apiUrl: 'http://127.0.0.1:12111' } },
       nodeEnv: 'production',
       role: 'worker',
       port: 9000,
@@ -216,7 +224,36 @@ describe('SMTP_URL and MAIL_FROM', () => {
     expect(problemsOf({ NODE_ENV: 'production', ...turnstile })).toEqual([line]);
     expect(problemsOf({ NODE_ENV: 'production', ...turnstile, SMTP_URL })).toEqual([line]);
     expect(problemsOf({ NODE_ENV: 'production', ...turnstile, MAIL_FROM })).toEqual([line]);
-    expect(problemsOf({ NODE_ENV: 'production' })).toHaveLength(2);
+    // With nothing at all: the human check, mail, the session secret and Stripe's two keys.
+    expect(problemsOf({ NODE_ENV: 'production' })).toHaveLength(5);
     expect(loadConfig({ NODE_ENV: 'production', ...PRODUCTION_NEEDS }, CWD).mail).toEqual({ smtpUrl: SMTP_URL, from: MAIL_FROM });
+  });
+});
+
+describe('sessions and payments', () => {
+  it('defaults: a week idle, 30 days at most, a random secret per process, the test provider outside production', () => {
+    const a = loadConfig({}, CWD);
+    const b = loadConfig({}, CWD);
+    expect(a.sessions).toMatchObject({ idleHours: 168, maxDays: 30, secureCookies: false });
+    expect(a.sessions.secret.length).toBeGreaterThanOrEqual(32);
+    expect(a.sessions.secret).not.toBe(b.sessions.secret);
+    expect(a.payments).toEqual({ provider: 'test', stripe: null });
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://hc.example.org' }, CWD).sessions.secureCookies).toBe(true);
+  });
+
+  it('refuses production without a session secret, with the test provider, or without Stripe keys; never echoes a key', () => {
+    const { SESSION_SECRET, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, ...rest } = PRODUCTION_NEEDS;
+    const problems = problemsOf({ NODE_ENV: 'production', ...rest, STRIPE_SECRET_KEY: 'pk_live_not_secret_key' });
+    expect(problems).toContain("SESSION_SECRET is required in production: it signs the portal's CSRF tokens, and every process must share it");
+    expect(problems.some((p) => p.startsWith('STRIPE_SECRET_KEY must be'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('STRIPE_WEBHOOK_SECRET must be'))).toBe(true);
+    expect(problems.join('\n')).not.toContain('pk_live_not_secret_key');
+    expect(problemsOf({ NODE_ENV: 'production', ...PRODUCTION_NEEDS, PAYMENTS_PROVIDER: 'test' })).toEqual([
+      'PAYMENTS_PROVIDER=test is refused in production: its pay button adds credits without any payment',
+    ]);
+    expect(problemsOf({ SESSION_SECRET: 'short', SESSION_IDLE_HOURS: '800', SESSION_MAX_DAYS: '30' })).toEqual([
+      'SESSION_SECRET must be at least 32 characters (e.g. `openssl rand -base64 32`)',
+      'SESSION_IDLE_HOURS must not be longer than SESSION_MAX_DAYS',
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { parseTrustedProxies, type TrustedProxies } from './lib/trusted-proxies.ts';
 
 /**
@@ -64,6 +65,27 @@ export interface Config {
    * (development and test only). `from` is MAIL_FROM. Both are required in production.
    */
   readonly mail: { readonly smtpUrl: string | null; readonly from: string };
+  /**
+   * Portal sessions (docs/portal.md "Sessions"): a session ends `idleHours` after it was last used
+   * (SESSION_IDLE_HOURS) and `maxDays` after sign-in whatever happens (SESSION_MAX_DAYS). `secret`
+   * (SESSION_SECRET, 32 characters or more) signs the portal's CSRF cookie and tokens; required
+   * in production, a random one per process otherwise (a restart then asks open forms again).
+   */
+  readonly sessions: { readonly idleHours: number; readonly maxDays: number; readonly secret: string; readonly secureCookies: boolean };
+  /**
+   * Who takes payment for credit packs (docs/payments.md): `stripe` (Stripe Checkout, required in
+   * production) or `test` (the built-in test provider with its own pay/decline page; development
+   * and test only). `stripe` holds the secret API key, the webhook signing secret and, for a local
+   * stand-in, the API's address (STRIPE_API_URL); null with the test provider.
+   */
+  readonly payments: { readonly provider: 'stripe' | 'test'; readonly stripe: StripeConfig | null };
+}
+
+export interface StripeConfig {
+  readonly secretKey: string;
+  readonly webhookSecret: string;
+  /** Where the Stripe SDK sends its requests; null: Stripe's own API. */
+  readonly apiUrl: string | null;
 }
 
 export interface ChatApiConfig {
@@ -84,6 +106,9 @@ type Env = Record<string, string | undefined>;
 /** A From header: `addr@host` or `Name <addr@host>`, on one line. */
 const MAIL_FROM = /^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/;
 const DEV_MAIL_FROM = 'Headcount <no-reply@localhost>';
+
+/** A secret of SESSION_SECRET's length, made per process outside production (never written anywhere). */
+const processSecret = () => randomBytes(32).toString('base64url');
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -173,6 +198,22 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const mailFrom = read('MAIL_FROM');
   if (mailFrom !== undefined && !MAIL_FROM.test(mailFrom)) problems.push(`MAIL_FROM must be an address like "Headcount <no-reply@example.com>" (got "${mailFrom}")`);
 
+  const paymentsProvider = oneOf<'stripe' | 'test'>('PAYMENTS_PROVIDER', ['stripe', 'test'], nodeEnv === 'production' ? 'stripe' : 'test');
+  if (nodeEnv === 'production' && paymentsProvider === 'test') problems.push('PAYMENTS_PROVIDER=test is refused in production: its pay button adds credits without any payment');
+  let stripe: StripeConfig | null = null;
+  if (paymentsProvider === 'stripe') {
+    const secretKey = read('STRIPE_SECRET_KEY');
+    const webhookSecret = read('STRIPE_WEBHOOK_SECRET');
+    // The key itself is never echoed in a problem.
+    if (secretKey === undefined || !/^(sk|rk)_(live|test)_[0-9A-Za-z]{8,}$/.test(secretKey)) problems.push('STRIPE_SECRET_KEY must be a Stripe secret or restricted key (sk_live_…, sk_test_…, rk_…) when PAYMENTS_PROVIDER is stripe');
+    if (webhookSecret === undefined || !/^whsec_[0-9A-Za-z+/=]{8,}$/.test(webhookSecret)) problems.push('STRIPE_WEBHOOK_SECRET must be the endpoint\'s signing secret (whsec_…) when PAYMENTS_PROVIDER is stripe');
+    stripe = { secretKey: secretKey ?? '', webhookSecret: webhookSecret ?? '', apiUrl: url('STRIPE_API_URL', ['https:', 'http:']) };
+  }
+
+  const sessionSecret = read('SESSION_SECRET');
+  if (sessionSecret !== undefined && sessionSecret.length < 32) problems.push('SESSION_SECRET must be at least 32 characters (e.g. `openssl rand -base64 32`)');
+  if (nodeEnv === 'production' && sessionSecret === undefined) problems.push('SESSION_SECRET is required in production: it signs the portal\'s CSRF tokens, and every process must share it');
+
   const config: Config = {
     nodeEnv,
     role,
@@ -207,7 +248,16 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     httpTimeouts,
     insights: { api: chatApi('INSIGHTS'), translate: chatApi('TRANSLATE') },
     mail: { smtpUrl, from: mailFrom ?? DEV_MAIL_FROM },
+    sessions: {
+      idleHours: int('SESSION_IDLE_HOURS', 7 * 24, 1, 90 * 24),
+      maxDays: int('SESSION_MAX_DAYS', 30, 1, 365),
+      secret: sessionSecret ?? processSecret(),
+      // Secure cookies travel over https only: always in production, and wherever the public address is https.
+      secureCookies: nodeEnv === 'production' || publicBaseUrl.startsWith('https:'),
+    },
+    payments: { provider: paymentsProvider, stripe },
   };
+  if (config.sessions.idleHours > config.sessions.maxDays * 24) problems.push('SESSION_IDLE_HOURS must not be longer than SESSION_MAX_DAYS');
 
   if (httpTimeouts.headersMs > httpTimeouts.requestMs) problems.push('HEADERS_TIMEOUT_SECONDS must not be longer than REQUEST_TIMEOUT_SECONDS (the headers are part of the request)');
   if (nodeEnv === 'production' && (!config.turnstile.secret || !config.turnstile.siteKey)) {

@@ -45,12 +45,35 @@ import { createHeatmapService } from './modules/exports/heatmap.service.ts';
 import { heatmapUrls } from './modules/sharing/heatmap-urls.ts';
 import { createMailer } from './modules/mail/mail.service.ts';
 import pino from 'pino';
+import { createPeopleRepository } from './modules/people/people.repository.ts';
+import { createSessionsRepository } from './modules/people/sessions.repository.ts';
+import { createPeopleService } from './modules/people/people.service.ts';
+import { createSessionsService } from './modules/people/sessions.service.ts';
+import { createSignInService } from './modules/people/sign-in.service.ts';
+import { createDeveloperKeysService } from './modules/accounts/developer-keys.service.ts';
+import { createTeamsRepository } from './modules/teams/teams.repository.ts';
+import { createTeamsService } from './modules/teams/teams.service.ts';
+import { createCheckoutsRepository } from './modules/billing/checkouts.repository.ts';
+import { createCheckoutService } from './modules/billing/checkout.service.ts';
+import { createPaymentEventsService } from './modules/billing/payment-events.service.ts';
+import { createPurchaseLedger } from './modules/credits/credits.purchases.ts';
+import { createStripeProvider } from './modules/billing/stripe-provider.ts';
+import { createTestProvider } from './modules/billing/test-provider.ts';
+import { createSupportRepository } from './modules/support/support.repository.ts';
+import { createSupportService } from './modules/support/support.service.ts';
+import { SESSION_TOKEN_PREFIX } from './lib/api-key-format.ts';
+import type { Actor } from './lib/actor.ts';
 
 export interface ContainerOptions {
   /** Cross-process wake-ups; main passes the PostgreSQL one on a server. Default: in-process. */
   notifier?: Notifier;
   /** Durable jobs for timers; main passes the pg-boss runner. Default: none (the sweep does the transitions). */
   queue?: JobQueue;
+  /**
+   * Where services log outside a request (the dev mailbox's mail, a mail that failed). Default:
+   * JSON lines on stdout; the admin CLI sends them to stderr, its stdout being one JSON object.
+   */
+  log?: pino.Logger;
 }
 
 /**
@@ -114,14 +137,38 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const moderation = createModerationService({ db, clock, repo: createModerationRepository(db), questions: questionsRepo, credits: creditsRepo, insights, changed: effects.changed });
   const sharing = createSharingService({ db, clock, repo: createSharingRepository(db), questions: questionsRepo, results, publicBaseUrl: config.publicBaseUrl });
   const heatmaps = createHeatmapService({ results, sharing });
-  // Its own pino logger, as insights has (the container gets no logger): the dev mailbox's lines
-  // are where a person reads mail in development; silent under test.
-  const mailer = createMailer(config, pino({ level: config.logLevel, name: 'mail' }), clock);
+  // Services log outside any request: the dev mailbox's lines are where a person reads mail in
+  // development (silent under test); a mail that could not be sent is noted for operators.
+  const log = options.log ?? pino({ level: config.logLevel });
+  const mailer = createMailer(config, log.child({ name: 'mail' }), clock);
+  const serviceLog = log.child({ name: 'service' });
+  // People, their sessions and sign-in (issue 10; docs/portal.md).
+  const peopleRepo = createPeopleRepository(db);
+  const sessionsRepo = createSessionsRepository(db);
+  const people = createPeopleService({ repo: peopleRepo, accounts: accountsRepo, clock });
+  const sessions = createSessionsService({ repo: sessionsRepo, people: peopleRepo, clock, lifetimes: config.sessions });
+  const signIn = createSignInService({ db, repo: sessionsRepo, people: peopleRepo, peopleService: people, sessions, mailer, clock, publicBaseUrl: config.publicBaseUrl });
+  const developerKeys = createDeveloperKeysService({ accounts });
+  const teams = createTeamsService({ db, repo: createTeamsRepository(db), people: peopleRepo, accounts: accountsRepo, mailer, clock, publicBaseUrl: config.publicBaseUrl, log: serviceLog });
+  // Support tickets (docs/support.md): a mail that fails is logged, the ticket kept.
+  const support = createSupportService({ db, repo: createSupportRepository(db), mailer, clock, log: serviceLog });
+  // Buying credits (docs/payments.md): Stripe in production, the built-in test provider elsewhere.
+  const checkoutsRepo = createCheckoutsRepository(db);
+  const purchases = createPurchaseLedger(creditsRepo);
+  const stripe = config.payments.stripe ? createStripeProvider(config.payments.stripe, clock) : null;
+  const paymentProvider = stripe ?? createTestProvider(config.publicBaseUrl);
+  const checkouts = createCheckoutService({ db, repo: checkoutsRepo, accounts: accountsRepo, people: peopleRepo, purchases, provider: paymentProvider, clock, publicBaseUrl: config.publicBaseUrl });
+  const paymentEvents = createPaymentEventsService({ db, repo: checkoutsRepo, purchases, checkouts, provider: paymentProvider, clock });
+  const stripeEvents = stripe ? (rawBody: string, signature: string | undefined) => stripe.parseEvent(rawBody, signature) : null;
+  /** A bearer credential → the actor: a portal session by its prefix, else an API key (docs/api.md "Authentication"). */
+  const authenticate = (credential: string, context: { account: string | null }): Promise<Actor> =>
+    credential.startsWith(SESSION_TOKEN_PREFIX) ? sessions.authenticate(credential, context) : accounts.authenticate(credential, context);
   return {
+    people, sessions, signIn, developerKeys, teams, authenticate, checkouts, paymentEvents, paymentProvider, stripeEvents,
     insights, answerTranslations, heads,
     config, clock, database, db, accounts, pool, estimates, catalogues, credits, drafts, projects,
     notifier, timers, holds, lifecycle, asks, questions, addHeads, answers, results, resultAnswers, waits, links,
-    moderation, sharing, heatmaps, mailer,
+    moderation, sharing, heatmaps, mailer, support,
   };
 }
 export type Container = ReturnType<typeof createContainer>;

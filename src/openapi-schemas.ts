@@ -19,6 +19,11 @@ import { CountryEntrySchema } from './modules/draft/catalogue-entries.schemas.ts
 import { EstimateSchema } from './modules/estimate/estimate.schemas.ts';
 import { DisputeSchema } from './modules/moderation/moderation.schemas.ts';
 import { LinkAnswerSchema, LinkViewSchema } from './modules/links/links.schemas.ts';
+import { MembershipSchema, PersonSchema, SessionSchema } from './modules/people/people.schemas.ts';
+import { ApiKeySchema } from './modules/accounts/accounts.schemas.ts';
+import { InvitationForMeSchema, InvitationSchema, MemberSchema } from './modules/teams/teams.schemas.ts';
+import { BankTransferSchema, CheckoutSchema } from './modules/billing/billing.schemas.ts';
+import { SupportTicketRequestSchema } from './modules/support/support.schemas.ts';
 
 /**
  * The shared component schemas of /openapi.json, one per resource of the spec (app.ts hands the
@@ -49,6 +54,16 @@ export const SHARED_SCHEMAS: TSchema[] = [
   LinkAnswerSchema,
   LinkViewSchema,
   DisputeSchema,
+  ApiKeySchema,
+  PersonSchema,
+  MembershipSchema,
+  SessionSchema,
+  MemberSchema,
+  InvitationSchema,
+  InvitationForMeSchema,
+  BankTransferSchema,
+  CheckoutSchema,
+  SupportTicketRequestSchema,
 ];
 
 
@@ -56,11 +71,15 @@ export const SHARED_SCHEMAS: TSchema[] = [
 export const API_TAGS = [
   { name: 'Pricing and config', description: 'Public prices, configuration and catalogues; no credential needed.' },
   { name: 'Questions', description: 'Asking questions and reading what came back.' },
-  { name: 'Credits', description: 'Balance and ledger.' },
+  { name: 'Credits', description: 'Balance, ledger, and buying credit packs (checkout: portal session only).' },
   { name: 'Projects', description: 'Grouping questions.' },
   { name: 'Drafts', description: 'Questions not yet asked.' },
   { name: 'Answer link', description: 'Public endpoints of the page people answer on; no credential.' },
   { name: 'Exports', description: 'Files made from a result: the click-test heatmap PNG.' },
   { name: 'Public results', description: 'Results a requester chose to show outside the account: the public results page and private share links; no credential.' },
+  { name: 'People and sessions', description: 'Signing in with an emailed code, the portal session it gives, and the person behind it (extensions; docs/portal.md).' },
+  { name: 'Teams', description: 'Team accounts: members, roles and invitations by email; portal session only (docs/teams.md).' },
+  { name: 'Developers', description: 'API keys, made and revoked by a signed-in person (the portal\'s Developers page); portal session only.' },
+  { name: 'Support', description: 'Writing to support: a ticket, answered by email; any credential or none (docs/support.md).' },
   { name: 'Health', description: 'Liveness and readiness for operators.' },
 ];

@@ -47,6 +47,9 @@ await serveChild(async () => {
     TURNSTILE_SITE_KEY: 'bench-site-key',
     // Production requires SMTP too; no scenario sends mail, so nothing listens there.
     SMTP_URL: 'smtp://127.0.0.1:2525',
+    SESSION_SECRET: 'bench-session-secret-of-32-characters+',
+    STRIPE_SECRET_KEY: 'sk_test_benchmarks',
+    STRIPE_WEBHOOK_SECRET: 'whsec_benchmarks',
     MAIL_FROM: 'Headcount bench <bench@localhost>',
     ...(options.turnstileVerifyUrl ? { TURNSTILE_VERIFY_URL: options.turnstileVerifyUrl } : {}),
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),

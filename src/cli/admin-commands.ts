@@ -1,5 +1,7 @@
 import type { Container } from '../container.ts';
 import { validationError } from '../lib/errors.ts';
+import { isTicketStatus } from '../modules/support/support.schemas.ts';
+import { QUEUE_LIMIT } from '../modules/support/support.service.ts';
 
 /**
  * An option as `--help` shows it: a string option takes a value (`value` names it, e.g. ID); a
@@ -195,6 +197,32 @@ export const adminCommands: Record<string, AdminCommand> = {
     async run(c, v) {
       if (Boolean(v.uphold) === Boolean(v.reject)) throw validationError([{ field: 'uphold', code: 'required', message: 'Give exactly one of --uphold and --reject.' }]);
       return c.moderation.decideDispute(required(v, 'id'), { outcome: v.uphold ? 'upheld' : 'rejected', refund: integer(v.refund, 'refund'), note: required(v, 'note') });
+    },
+  },
+  'ticket:list': {
+    usage: '[--status open|answered|closed] [--limit N]',
+    summary: 'List support tickets with their messages, newest first; posts dropped as spam are never listed (docs/support.md).',
+    options: {
+      status: { type: 'string', value: 'STATUS', description: 'only tickets in this state: open, answered or closed' },
+      limit: { type: 'string', value: 'N', description: `how many, 1 to ${QUEUE_LIMIT.max} (default ${QUEUE_LIMIT.default})` },
+    },
+    async run(c, v) {
+      const status = v.status as string | undefined;
+      if (status !== undefined && !isTicketStatus(status)) {
+        throw validationError([{ field: 'status', code: 'unknown_value', message: '--status must be open, answered or closed.' }]);
+      }
+      return { tickets: await c.support.list({ status, limit: integer(v.limit, 'limit') ?? undefined }) };
+    },
+  },
+  'ticket:reply': {
+    usage: '--id TICKET_ID --body TEXT',
+    summary: "Reply to a support ticket: the reply is stored, the ticket becomes answered, and the reply is emailed to the ticket's address in its language.",
+    options: {
+      id: { type: 'string', value: 'ID', description: 'the ticket (tkt_…, required)' },
+      body: { type: 'string', value: 'TEXT', description: 'the reply, up to 5000 characters (required)' },
+    },
+    async run(c, v) {
+      return c.support.reply(required(v, 'id'), required(v, 'body'));
     },
   },
 };

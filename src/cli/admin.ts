@@ -23,18 +23,20 @@ async function run(argv: string[]): Promise<number> {
   const { command, values } = parsed;
 
   // Loaded only now: a mistyped command or a help answers at once instead of after loading the database layer.
-  const [{ loadConfig }, { openDatabase }, { migrateToLatest }, { createContainer }] = await Promise.all([
+  const [{ loadConfig }, { openDatabase }, { migrateToLatest }, { createContainer }, { default: pino }] = await Promise.all([
     import('../config.ts'),
     import('../db/database.ts'),
     import('../db/migrate.ts'),
     import('../container.ts'),
+    import('pino'),
   ]);
   const config = loadConfig({ ...process.env, SIM_HEADS: '0' });
   const database = await openDatabase(config, { joinRunningInstance: true, poolSize: 2 });
   let container: Container | undefined;
   try {
     await migrateToLatest(database.db);
-    container = createContainer(config, database);
+    // The services' log lines (a mail kept in the dev mailbox, one that failed) go to stderr: stdout is the one JSON object.
+    container = createContainer(config, database, undefined, { log: pino({ level: config.logLevel }, pino.destination(2)) });
     print(await command.run(container, values));
     return 0;
   } catch (error) {

@@ -26,6 +26,67 @@ export interface ApiKeysTable {
   created_at: CreatedAt;
   last_used_at: Timestamp | null;
   revoked_at: Timestamp | null;
+  /** The person who made the key in the portal; null for keys made with the admin CLI (migration 0012). */
+  created_by: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The portal form the key was made from: a resubmitted form makes no second key (migration 0012). */
+  form_nonce: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface PeopleTable {
+  id: string;
+  email: string;
+  name: string | null;
+  language: ColumnType<string, string | undefined, string>;
+  personal_account_id: string;
+  created_at: Timestamp;
+  last_sign_in_at: Timestamp | null;
+}
+
+export type MembershipRole = 'owner' | 'admin' | 'member';
+
+export interface MembershipsTable {
+  account_id: string;
+  person_id: string;
+  role: MembershipRole;
+  created_at: Timestamp;
+}
+
+export interface SignInChallengesTable {
+  id: string;
+  email: string;
+  code_hash: Buffer;
+  link_hash: Buffer;
+  attempts: ColumnType<number, number | undefined, number>;
+  ip: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface SessionsTable {
+  id: string;
+  person_id: string;
+  token_hash: Buffer;
+  account_id: string | null;
+  user_agent: string | null;
+  ip: string | null;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+
+export interface InvitationsTable {
+  id: string;
+  account_id: string;
+  email: string;
+  role: MembershipRole;
+  invited_by: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  accepted_at: Timestamp | null;
+  declined_at: Timestamp | null;
+  revoked_at: Timestamp | null;
 }
 
 export interface HeadsTable {
@@ -156,6 +217,8 @@ export interface QuestionsTable {
   private: Defaulted<boolean>;
   min_answers: ColumnType<number | null, number | null | undefined, number | null>;
   tally: ColumnType<Record<string, number>, string | undefined, string>;
+  /** The person who asked through a portal session (`askedBy`; migration 0012). */
+  person_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AnswersTable {
@@ -276,6 +339,89 @@ export interface InsightsTable {
   final_for: Timestamp | null;
 }
 
+/** Support tickets (migration 0014; docs/support.md). `sender` is what the hourly limit counts against. */
+export interface SupportTicketsTable {
+  id: string;
+  account_id: string | null;
+  person_id: string | null;
+  key_id: string | null;
+  sender: string;
+  email: string;
+  language: string;
+  locale: string | null;
+  category: string | null;
+  subject: string;
+  app_version: string | null;
+  status: Defaulted<'open' | 'answered' | 'closed'>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SupportMessagesTable {
+  seq: Generated<number>;
+  ticket_id: string;
+  author: 'requester' | 'support';
+  body: string;
+  created_at: Timestamp;
+  mailed_at: Timestamp | null;
+}
+
+/** What is kept of a post dropped as spam, for the hourly limit only (migration 0014). */
+export interface SupportDroppedPostsTable {
+  id: string;
+  sender: string;
+  reason: 'honeypot' | 'too_fast' | 'opened_in_future';
+  created_at: Timestamp;
+}
+
+export type CheckoutStatus = 'open' | 'pending' | 'paid' | 'failed' | 'expired';
+
+/** Buying a credit pack (migration 0013; docs/payments.md). */
+export interface CheckoutsTable {
+  id: string;
+  account_id: string;
+  person_id: string;
+  provider: 'stripe' | 'test';
+  provider_ref: string | null;
+  payment_ref: string | null;
+  method: 'card' | 'bank_transfer';
+  pack: string;
+  credits: number;
+  amount: number;
+  currency: 'GBP' | 'USD' | 'EUR' | 'CAD';
+  status: CheckoutStatus;
+  url: string | null;
+  bank_transfer: ColumnType<Record<string, string> | null, string | null, string | null>;
+  return_path: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  paid_at: Timestamp | null;
+  clawed_back: Defaulted<number>;
+  clawback_shortfall: Defaulted<number>;
+  refunded_amount: Defaulted<number>;
+  /** Each dispute of the payment: its amount and state, by the provider's dispute id. */
+  disputes: ColumnType<Record<string, DisputeState>, string | undefined, string>;
+}
+
+export interface DisputeState {
+  amount: number;
+  state: 'open' | 'won' | 'lost';
+}
+
+export interface PaymentEventsTable {
+  provider: string;
+  event_id: string;
+  type: string;
+  checkout_id: string | null;
+  received_at: Timestamp;
+}
+
+export interface PaymentCustomersTable {
+  account_id: string;
+  provider: string;
+  customer_ref: string;
+}
+
 export interface DB {
   projects: ProjectsTable;
   questions: QuestionsTable;
@@ -298,6 +444,17 @@ export interface DB {
   answer_flags: AnswerFlagsTable;
   disputes: DisputesTable;
   share_links: ShareLinksTable;
+  people: PeopleTable;
+  memberships: MembershipsTable;
+  sign_in_challenges: SignInChallengesTable;
+  sessions: SessionsTable;
+  invitations: InvitationsTable;
+  checkouts: CheckoutsTable;
+  payment_events: PaymentEventsTable;
+  payment_customers: PaymentCustomersTable;
+  support_tickets: SupportTicketsTable;
+  support_messages: SupportMessagesTable;
+  support_dropped_posts: SupportDroppedPostsTable;
 }
 
 export type { Generated };

@@ -10,6 +10,13 @@ declare module 'fastify' {
     declaredScope?: Scope;
     /** 0.5 for routes that count as half a request against the rate limit. */
     rateCost?: 0.5 | 1;
+    /**
+     * The spec's "portal session only": a signed-in person's session, never an API key (403
+     * `insufficient_scope` saying so). The route still names a scope, which sessions always hold.
+     */
+    portalOnly?: boolean;
+    /** A public route that uses a credential when one is sent (support tickets): described as optional. */
+    optionalCredential?: boolean;
   }
   interface FastifyRequest {
     actor: Actor | null;
@@ -20,10 +27,24 @@ declare module 'fastify' {
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /**
- * Turns a bearer credential into the actor it acts as, or throws an AppError (`unauthorized`, a
- * revoked key…). app.ts hands in the accounts service's; http/ knows no feature.
+ * The route config of the spec's "portal session only" operations: a signed-in person's session,
+ * never a key (403 `insufficient_scope` saying so). Sessions hold every scope, so the scope only
+ * names one for the description.
  */
-export type Authenticate = (credential: string) => Promise<Actor>;
+export const PORTAL_SESSION_ONLY = { scope: 'account:read', portalOnly: true } as const;
+
+/**
+ * The request header that chooses the account a portal session acts for (docs/api.md "Which
+ * account a request acts for"); a key always acts for its own account and refuses another.
+ */
+export const ACCOUNT_HEADER = 'headcount-account';
+
+/**
+ * Turns a bearer credential into the actor it acts as, or throws an AppError (`unauthorized`, a
+ * revoked key…). `account` is the Headcount-Account header, null when absent. app.ts hands in the
+ * container's; http/ knows no feature.
+ */
+export type Authenticate = (credential: string, context: { account: string | null }) => Promise<Actor>;
 
 /**
  * Resolves the credential on every request (before rate limiting, so limits are per key), but only
@@ -38,11 +59,12 @@ export function registerAuth(app: FastifyInstance, authenticate: Authenticate): 
     if (header === undefined) return;
     const match = BEARER.exec(header);
     if (!match) {
-      request.authError = new AppError('unauthorized', 'Send the API key as "Authorization: Bearer <key>".');
+      request.authError = new AppError('unauthorized', 'Send the API key or session token as "Authorization: Bearer <token>".');
       return;
     }
+    const account = request.headers[ACCOUNT_HEADER];
     try {
-      request.actor = await authenticate(match[1]);
+      request.actor = await authenticate(match[1], { account: typeof account === 'string' && account !== '' ? account : null });
     } catch (error) {
       if (error instanceof AppError) request.authError = error;
       else throw error;
@@ -50,7 +72,11 @@ export function registerAuth(app: FastifyInstance, authenticate: Authenticate): 
   });
 
   app.addHook('preValidation', async (request) => {
-    requireScope(request, request.routeOptions.config.scope);
+    const { scope, portalOnly } = request.routeOptions.config;
+    requireScope(request, scope);
+    if (portalOnly && request.actor && !request.actor.session) {
+      throw new AppError('insufficient_scope', 'This endpoint needs a portal session (a person signed in); API keys cannot use it.', { credential: 'portal_session' });
+    }
   });
 }
 
@@ -59,7 +85,7 @@ export function requireScope(request: FastifyRequest, scope: Scope | null | unde
   if (request.authError) throw request.authError;
   if (!request.actor) throw new AppError('unauthorized');
   if (!request.actor.scopes.includes(scope)) {
-    throw new AppError('insufficient_scope', `This key lacks the "${scope}" scope this request needs.`, { scope });
+    throw new AppError('insufficient_scope', `This credential lacks the "${scope}" scope this request needs.`, { scope });
   }
 }
 

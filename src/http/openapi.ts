@@ -42,8 +42,20 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
           bearerAuth: {
             type: 'http',
             scheme: 'bearer',
-            bearerFormat: 'hc_live_… API key',
-            description: 'An API key sent as `Authorization: Bearer <key>`. Each operation lists the scope it needs.',
+            bearerFormat: 'hc_live_… API key, or hc_ses_… portal session',
+            description:
+              'An API key (made in the portal under Developers) sent as `Authorization: Bearer <key>`; each operation lists the scope a key needs. ' +
+              'A portal session token (`hc_ses_…`, from `POST /v1/auth/sign-in/verify`) works too, with every scope, for the accounts its person belongs to: ' +
+              'the personal account, or the one named in the `Headcount-Account: acc_…` header (403 `insufficient_scope` when the person is not a member).',
+          },
+          portalSession: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'hc_ses_… portal session',
+            description:
+              'A signed-in person\'s session (`POST /v1/auth/sign-in`, then `/v1/auth/sign-in/verify`), sent as `Authorization: Bearer <token>`. ' +
+              'Operations marked with it ("portal session only" in the spec) refuse API keys with 403 `insufficient_scope`. ' +
+              'The `Headcount-Account: acc_…` header chooses which of the person\'s accounts the request acts for; without it, the personal account.',
           },
         },
       },

@@ -64,11 +64,28 @@ export function createWeightedStore(redis: Redis | null, options: WeightedStoreO
           fail(new Error(`Redis is not connected (${redis.status})`), callback);
           return;
         }
+        let settled = false;
+        const settle = (error: Error | null, result?: { current: number; ttl: number }) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          if (error) fail(error, callback);
+          else callback(null, result);
+        };
+        // Our own timeout rather than ioredis's commandTimeout: after the event loop has been
+        // blocked or the process starved of CPU for longer than the timeout (a busy machine), the
+        // timers phase runs before the poll phase that would read a reply already waiting on the
+        // socket, so a plain timer fails open on a healthy Redis. Deferring the verdict with
+        // setImmediate (the check phase, after poll) lets a waiting reply win first.
+        const timer = setTimeout(
+          () => setImmediate(() => settle(new Error(`Redis did not answer within ${REDIS_COMMAND_TIMEOUT_MS} ms`))),
+          REDIS_COMMAND_TIMEOUT_MS,
+        );
         redis
           .hcRateLimit(namespace + key, timeWindow, units)
           .then(
-            ([total, ttl]) => callback(null, { current: Math.ceil(total / 2), ttl }),
-            (error: Error) => fail(error, callback),
+            ([total, ttl]) => settle(null, { current: Math.ceil(total / 2), ttl }),
+            (error: Error) => settle(error),
           );
         return;
       }
@@ -102,7 +119,9 @@ const WARN_EVERY_MS = 60_000;
  * The service starts and serves whether or not Redis is up.
  */
 export function connectRateLimitRedis(url: string, log: Pick<FastifyBaseLogger, 'warn' | 'info'>) {
-  const redis = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
+  // ioredis's own commandTimeout only frees commands a hung server never answers; the request
+  // itself stops waiting after REDIS_COMMAND_TIMEOUT_MS (see WeightedStore.incr).
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 10 * REDIS_COMMAND_TIMEOUT_MS });
   let connectionWarnedAt = 0;
   let failOpenWarnedAt = 0;
   redis.on('error', (error: Error) => {

@@ -13,7 +13,7 @@ export function registerRouteConventions(app: FastifyInstance): void {
   app.addHook('onRoute', (route: RouteOptions) => {
     const schema = (route.schema ?? {}) as Record<string, unknown>;
     if (schema.hide || route.method === 'HEAD') return;
-    const config = (route.config ?? {}) as { scope?: string | null; declaredScope?: string };
+    const config = (route.config ?? {}) as { scope?: string | null; declaredScope?: string; portalOnly?: boolean; optionalCredential?: boolean };
     if (config.scope === undefined) {
       throw new Error(`Route ${String(route.method)} ${route.url} must declare config.scope (null when public).`);
     }
@@ -26,7 +26,9 @@ export function registerRouteConventions(app: FastifyInstance): void {
     if (takesInput) add('400', 'The request is not valid (`validation_failed`, with `details.validation`).');
     if (config.scope) {
       add('401', 'No credential, or a malformed, unknown or revoked one (`unauthorized`).');
-      add('403', `The credential lacks the \`${config.scope}\` scope (\`insufficient_scope\`).`);
+      add('403', config.portalOnly
+        ? 'An API key was sent: this needs a portal session (`insufficient_scope`); or the person\'s role on the account does not allow it.'
+        : `The credential lacks the \`${config.scope}\` scope, or a session's person is not a member of the account in \`Headcount-Account\` (\`insufficient_scope\`).`);
     }
     if (schema.params) add('404', 'No such object on this account (`not_found`).');
     if (schema.body) {
@@ -37,8 +39,10 @@ export function registerRouteConventions(app: FastifyInstance): void {
     add('500', 'Unexpected failure (`internal`); the message is generic and the cause is logged.');
     add('503', 'The database cannot be reached just now (`service_unavailable`); retry after the `Retry-After` header.');
     schema.response = response;
-    if (config.scope) schema.security = [{ bearerAuth: [config.scope] }];
+    if (config.portalOnly) schema.security = [{ portalSession: [] }];
+    else if (config.scope) schema.security = [{ bearerAuth: [config.scope] }];
     else if (config.declaredScope) schema.security = [{}, { bearerAuth: [config.declaredScope] }];
+    else if (config.optionalCredential) schema.security = [{}, { bearerAuth: [] }, { portalSession: [] }];
     else schema.security = [];
     route.schema = schema;
   });

@@ -4,6 +4,7 @@ import { questionsJobs } from '../modules/questions/questions.jobs.ts';
 import { creditsJobs } from '../modules/credits/credits.jobs.ts';
 import { insightsJobs } from '../modules/insights/insights.jobs.ts';
 import { answersJobs } from '../modules/answers/answers.jobs.ts';
+import { billingJobs } from '../modules/billing/billing.jobs.ts';
 
 /** Every job of the service, each declared beside its feature (`<feature>.jobs.ts`). */
 export function jobDefinitions(container: Container): JobDefinition[] {
@@ -12,5 +13,6 @@ export function jobDefinitions(container: Container): JobDefinition[] {
     ...creditsJobs(container.credits),
     ...insightsJobs(container.insights),
     ...answersJobs(container.answerTranslations),
+    ...billingJobs(container.paymentEvents),
   ];
 }

@@ -54,6 +54,25 @@ export function isWellFormedApiKey(text: string): boolean {
   return checksum(head) === match[3];
 }
 
+/**
+ * A portal session's bearer token (docs/portal.md "Sessions"): the same shape as a key, so it has
+ * the same entropy and checksum, under its own prefix `hc_ses_`, which is how the API tells a
+ * session from a key before any lookup.
+ */
+export const SESSION_TOKEN_PREFIX = 'hc_ses_';
+const SESSION_PATTERN = /^hc_ses_([0-9A-Za-z]{43})([0-9A-Za-z]{6})$/;
+
+export function generateSessionToken(): string {
+  const head = `${SESSION_TOKEN_PREFIX}${randomBase62(BODY_LENGTH)}`;
+  return head + checksum(head);
+}
+
+export function isWellFormedSessionToken(text: string): boolean {
+  const match = SESSION_PATTERN.exec(text);
+  return match !== null && checksum(text.slice(0, text.length - CHECKSUM_LENGTH)) === match[2];
+}
+
+/** SHA-256 of a key or token: what the database keeps (the secrets carry ~256 random bits, so a slow hash adds nothing). */
 export function hashApiKey(key: string): Buffer {
   return createHash('sha256').update(key, 'utf8').digest();
 }

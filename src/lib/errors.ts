@@ -5,7 +5,8 @@
  */
 export const ERRORS = {
   validation_failed: { status: 400, message: 'The request is not valid; see details.validation for what to fix.' },
-  unauthorized: { status: 401, message: 'A valid API key is required: send it as "Authorization: Bearer <key>".' },
+  sign_in_failed: { status: 400, message: 'The code is wrong or no longer works; check it, or ask for a new one.' },
+  unauthorized: { status: 401, message: 'A valid credential is required: send an API key or a portal session token as "Authorization: Bearer <token>".' },
   insufficient_credits: { status: 402, message: 'There are not enough credits for this; nothing was spent.' },
   spend_cap_exceeded: { status: 402, message: "This would go over the key's daily spend cap; nothing was spent." },
   insufficient_scope: { status: 403, message: 'This key does not have the scope this request needs.' },
@@ -55,8 +56,10 @@ export class AppError extends Error {
     readonly details?: Record<string, unknown>,
     /** Extra response headers, e.g. Retry-After. */
     readonly headers?: Record<string, string>,
+    /** What went wrong underneath (logged, never sent). */
+    options?: { cause?: unknown },
   ) {
-    super(message ?? ERRORS[code].message);
+    super(message ?? ERRORS[code].message, options);
     this.name = 'AppError';
     this.status = ERRORS[code].status;
   }

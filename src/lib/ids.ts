@@ -20,6 +20,11 @@ export const ID_PREFIXES = {
   flag: 'flg',
   dispute: 'dsp',
   event: 'evt',
+  person: 'per',
+  session: 'ses',
+  signIn: 'sgn',
+  invitation: 'inv',
+  checkout: 'chk',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -16,11 +16,27 @@ export interface LogFormat {
 /** Every request's Authorization header is hidden, in both formats. */
 const REDACT = ['req.headers.authorization'];
 
+/**
+ * Secrets that travel in a URL's query are cut out of the logged URL: the sign-in link's
+ * one-time `token` (docs/portal.md "Signing in"). Sessions never travel in a URL at all.
+ */
+export function redactUrl(url: string | undefined): string | undefined {
+  return url?.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]');
+}
+
+/** Fastify's request serializer (method, url, host, address), with the URL redacted. */
+const serializers = {
+  req(request: { method?: string; url?: string; host?: string; ip?: string; socket?: { remotePort?: number } }) {
+    return { method: request.method, url: redactUrl(request.url), host: request.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort };
+  },
+};
+
 export function loggerOptions(format: LogFormat): LoggerOptions & { stream?: NodeJS.WritableStream } {
-  if (!format.pretty) return { level: format.level, redact: REDACT };
+  if (!format.pretty) return { level: format.level, redact: REDACT, serializers };
   return {
     level: format.level,
     redact: REDACT,
+    serializers,
     // In this process and synchronous, not in a transport's worker thread: development only, and
     // the last lines before process.exit() (a failed start, "stopped") are never lost.
     stream: pretty({

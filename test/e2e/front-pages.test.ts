@@ -39,7 +39,7 @@ describe.skipIf(Boolean(missing))('the front page and the API reference in a bro
     t = await createTestApp();
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
     // The same database behind an app configured for production.
-    const config = testConfig({ ...t.testDatabase.env, NODE_ENV: 'production', HOST: '127.0.0.1', TURNSTILE_SECRET: 'test-secret', TURNSTILE_SITE_KEY: 'test-site-key', SMTP_URL: 'smtp://127.0.0.1:2525', MAIL_FROM: 'no-reply@localhost' });
+    const config = testConfig({ ...t.testDatabase.env, NODE_ENV: 'production', HOST: '127.0.0.1', TURNSTILE_SECRET: 'test-secret', TURNSTILE_SITE_KEY: 'test-site-key', SMTP_URL: 'smtp://127.0.0.1:2525', MAIL_FROM: 'no-reply@localhost', SESSION_SECRET: 'front-pages-session-secret-32-chars+', STRIPE_SECRET_KEY: 'sk_test_frontpages', STRIPE_WEBHOOK_SECRET: 'whsec_frontpages' });
     productionUrl = config.publicBaseUrl;
     production = await buildApp(createContainer(config, t.database, t.clock), { logger: false });
     productionBase = await production.listen({ port: 0, host: '127.0.0.1' });

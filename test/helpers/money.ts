@@ -32,6 +32,8 @@ export async function ledgerSum(db: Db, accountId: string): Promise<number> {
     .selectFrom('ledger_entries')
     .select(sql<number>`coalesce(sum(amount), 0)::bigint`.as('sum'))
     .where('account_id', '=', accountId)
+    // A pending purchase (a bank transfer awaited) or a reversed one moved no credits (docs/credits.md).
+    .where('state', 'not in', ['pending', 'reversed'])
     .executeTakeFirstOrThrow();
   return Number(row.sum);
 }

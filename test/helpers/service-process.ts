@@ -12,7 +12,7 @@ export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const MAIN = path.join(REPO_ROOT, 'src', 'main.ts');
 
 /** Variables of the outer environment that would point the child at another database or service. */
-const INHERITED_OUT = ['DATABASE_URL', 'DATA_DIR', 'REDIS_URL', 'TEST_DATABASE_URL', 'TEST_REDIS_URL', 'PUBLIC_BASE_URL', 'ROLE', 'TURNSTILE_SECRET', 'TURNSTILE_SITE_KEY', 'SMTP_URL', 'MAIL_FROM', 'PORT', 'HOST', 'NODE_ENV', 'LOG_LEVEL'];
+const INHERITED_OUT = ['DATABASE_URL', 'DATA_DIR', 'REDIS_URL', 'TEST_DATABASE_URL', 'TEST_REDIS_URL', 'PUBLIC_BASE_URL', 'ROLE', 'TURNSTILE_SECRET', 'TURNSTILE_SITE_KEY', 'SMTP_URL', 'MAIL_FROM', 'SESSION_SECRET', 'PAYMENTS_PROVIDER', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_URL', 'PORT', 'HOST', 'NODE_ENV', 'LOG_LEVEL'];
 
 export async function freePort(): Promise<number> {
   const server = net.createServer();

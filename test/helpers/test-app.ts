@@ -13,6 +13,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Where the fake clock starts. */
   now?: Date | string;
+  /** Turn the app's log on and collect its JSON lines here (set LOG_LEVEL in env too). */
+  logStream?: NodeJS.WritableStream;
 }
 
 export interface TestKey {
@@ -61,7 +63,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     database = await openDatabase(config);
     const clock = new FakeClock(options.now);
     const container = createContainer(config, database, clock);
-    app = await buildApp(container, { logger: false });
+    app = await buildApp(container, options.logStream ? { logStream: options.logStream } : { logger: false });
     await app.ready();
     return assemble(app, container, database, testDatabase, clock);
   } catch (error) {

@@ -3,6 +3,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
 import { generateApiKey } from '../../src/lib/api-key-format.ts';
 import { SCOPES, type Scope } from '../../src/lib/actor.ts';
+import { signIn } from '../helpers/people.ts';
 
 /**
  * Authentication and authorisation over HTTP (spec "Authentication"; docs/api.md; R5.4, R5.5,
@@ -130,6 +131,8 @@ interface Operation {
   method: string;
   path: string;
   scope: Scope | null;
+  /** "Portal session only" (security `portalSession`): a signed-in person, never a key. */
+  portalOnly: boolean;
   hasBody: boolean;
 }
 
@@ -139,7 +142,7 @@ function operations(): Operation[] {
       const op = item[method] as Json;
       // security[0] is the requirement a client must meet; `{}` (or none) means no credential.
       const scope = (op.security?.[0]?.bearerAuth?.[0] as Scope | undefined) ?? null;
-      return { method: method.toUpperCase(), path, scope, hasBody: Boolean(op.requestBody) };
+      return { method: method.toUpperCase(), path, scope, portalOnly: Boolean(op.security?.[0]?.portalSession), hasBody: Boolean(op.requestBody) };
     }),
   );
 }
@@ -201,8 +204,27 @@ describe('route × scope matrix (R6.2), from the served /openapi.json', () => {
     expect(problems).toEqual([]);
   });
 
+  it('every portal-session-only route: 401 without a credential, 403 for a key with every scope, not 401/403 for a session', async () => {
+    const portalOps = operations().filter((o) => o.portalOnly);
+    expect(portalOps.map((op) => `${op.method} ${op.path}`)).toEqual(expect.arrayContaining(['GET /v1/keys', 'POST /v1/keys', 'GET /v1/me', 'GET /v1/auth/sessions']));
+    const everything = await t.makeKey(SCOPES);
+    const problems: string[] = [];
+    for (const op of portalOps) {
+      const where = `${op.method} ${op.path}`;
+      const anonymous = await t.inject(requestFor(op, {}));
+      if (anonymous.statusCode !== 401) problems.push(`${where} without a credential → ${anonymous.statusCode}`);
+      const byKey = await t.inject(requestFor(op, everything.auth));
+      if (byKey.statusCode !== 403 || byKey.json().error?.details?.credential !== 'portal_session') problems.push(`${where} with a key → ${byKey.statusCode} ${byKey.body.slice(0, 200)}`);
+      // A session of its own for each (one of these routes signs out).
+      const person = await signIn(t);
+      const bySession = await t.inject(requestFor(op, person.auth));
+      if (bySession.statusCode === 401 || bySession.statusCode === 403) problems.push(`${where} with a session → ${bySession.statusCode} ${bySession.body.slice(0, 200)}`);
+    }
+    expect(problems).toEqual([]);
+  });
+
   it('public routes answer without a credential and ignore a bad one', async () => {
-    const publicOps = operations().filter((op) => !op.scope && (op.method === 'GET' || op.path === '/v1/billing/estimate'));
+    const publicOps = operations().filter((op) => !op.scope && !op.portalOnly && (op.method === 'GET' || op.path === '/v1/billing/estimate'));
     expect(publicOps.map((op) => `${op.method} ${op.path}`)).toEqual(
       expect.arrayContaining(['GET /v1/config', 'GET /v1/templates', 'GET /v1/public/countries', 'GET /v1/tags', 'GET /v1/public/stats', 'POST /v1/billing/estimate']),
     );
@@ -265,9 +287,10 @@ describe('ids in the path', () => {
     ['an id with a broken percent-encoding', '%E0%A4%A', [404]],
   ])('every id-bearing route answers %s with %j', async (_label, id, statuses) => {
     const key = await t.makeKey([...SCOPES]);
+    const person = await signIn(t);
     const problems: string[] = [];
     for (const op of operations().filter((o) => o.path.includes('{'))) {
-      const request = requestFor(op, { ...key.auth, 'idempotency-key': `k-${op.method}-${op.path}` });
+      const request = requestFor(op, { ...(op.portalOnly ? person.auth : key.auth), 'idempotency-key': `k-${op.method}-${op.path}` });
       request.url = op.path.replace(/\{[^}]+\}/g, id);
       const response = await t.app.inject(request);
       const envelope = (response.json() as { error?: { code?: string; requestId?: string } }).error;

@@ -3,14 +3,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
+import { signIn, type SignedInPerson } from '../helpers/people.ts';
 import { answerAll, ask, choiceDraft, expectReconciled, grant, seedHeads, sleep, type Head, type Json } from '../helpers/questions.ts';
 
 /**
  * R5.4 as a matrix: every operation of the served /openapi.json that has a path parameter and
  * needs a credential, given the real ids of another account (a live question with answers, a
  * pin, a flag, a public page and share links; a completed one; a click test; a follow-up; a
- * draft; a project), by a key of a stranger holding every scope, answers 404 `not_found` — the
- * same answer as for an id that does not exist — and changes nothing.
+ * draft; a project; and, the owner being a team, its members, an invitation, a key, a checkout
+ * and its person's session), by a stranger holding every scope — a key of another account, and a
+ * signed-in person of another account with their portal session (issue 10: sessions and teams) —
+ * answers 404 `not_found`, the same answer as for an id that does not exist, and changes nothing.
+ * Portal-session-only operations are tried with the stranger's session (a key is refused before
+ * any id is looked at).
  *
  * Operations are enumerated as in auth-http.test.ts, so new routes are picked up: one with a
  * request body needs a recipe in BODIES, one with a new kind of path parameter a recipe in
@@ -29,6 +34,8 @@ const BODIES: Record<string, Json> = {
   disputeQuestion: { reason: 'This result is wrong in every possible way.' },
   shareQuestion: { public: false },
   createShareLink: { expiresInDays: 5, label: 'Taken over' },
+  inviteMember: { email: 'taken-over@example.org', role: 'owner' },
+  setMemberRole: { role: 'member' },
 };
 
 /** Query parameters some operations get in every request (waitForQuestion must not wait 25 s). */
@@ -44,12 +51,17 @@ interface Operation {
   hasBody: boolean;
   /** Required query parameters with a value drawn from their schema. */
   query: Record<string, string>;
+  /** Portal session only: tried with the stranger's session, never a key. */
+  portalOnly: boolean;
 }
 
 let t: TestApp;
 let doc: Json;
 let owner: TestKey;
 let stranger: TestKey;
+/** The person who made the owner's team, and a person of another account. */
+let ownerPerson: SignedInPerson;
+let strangerPerson: SignedInPerson;
 let heads: Head[];
 
 /** The owner's ids, by kind. */
@@ -60,14 +72,26 @@ const ids = {
   followUp: '',
   draft: '',
   project: '',
+  team: '',
+  invitation: '',
+  key: '',
+  checkout: '',
 };
 
 beforeAll(async () => {
   t = await createTestApp({ env: { RATE_LIMIT_PER_KEY: '100000', RATE_LIMIT_PER_IP: '100000' } });
   doc = (await t.app.inject('/openapi.json')).json();
   heads = await seedHeads(t, 40);
-  owner = await t.makeKey();
+  // The owner is a team: made by a person, with a key made in its name on the Developers API.
+  ownerPerson = await signIn(t);
+  ids.team = (await t.inject({ method: 'POST', url: '/v1/teams', headers: ownerPerson.auth, payload: { name: 'Owners', currency: 'GBP' } })).json().account.accountId;
+  const made = (await t.inject({ method: 'POST', url: '/v1/keys', headers: ownerPerson.as(ids.team), payload: { name: 'owner key', scopes: ['questions:read', 'questions:write', 'templates:read', 'account:read'], dailyCapCredits: null } })).json();
+  owner = { accountId: ids.team, keyId: made.key.id, secret: made.secret, auth: { authorization: `Bearer ${made.secret}` } };
+  ids.key = made.key.id;
+  ids.invitation = (await t.inject({ method: 'POST', url: `/v1/accounts/${ids.team}/invitations`, headers: ownerPerson.auth, payload: { email: 'invited@example.org', role: 'member' } })).json().invitation.id;
+  ids.checkout = (await t.inject({ method: 'POST', url: '/v1/billing/checkout', headers: ownerPerson.as(ids.team), payload: { pack: 'starter', currency: 'GBP', method: 'bank_transfer' } })).json().checkout.id;
   stranger = await t.makeKey();
+  strangerPerson = await signIn(t);
   await grant(t, owner.accountId, 100_000);
   await grant(t, stranger.accountId, 100_000);
 
@@ -121,7 +145,8 @@ function operations(): Operation[] {
         hasBody: Boolean(op.requestBody),
         query,
         // security[0] is the requirement a client must meet; `{}` (or none) means public.
-        authenticated: Boolean(op.security?.[0]?.bearerAuth),
+        authenticated: Boolean(op.security?.[0]?.bearerAuth || op.security?.[0]?.portalSession),
+        portalOnly: Boolean(op.security?.[0]?.portalSession),
       };
     }).filter((op) => op.authenticated && op.params.length > 0),
   );
@@ -150,10 +175,24 @@ function subjectsFor(op: Operation): Array<Record<string, string>> | null {
   }
   if (op.path.startsWith('/v1/drafts/{id}')) return [{ id: ids.draft }];
   if (op.path.startsWith('/v1/projects/{id}')) return [{ id: ids.project }];
+  if (op.path.startsWith('/v1/accounts/{id}')) return [{ id: ids.team, personId: ownerPerson.personId, invitationId: ids.invitation }];
+  if (op.path.startsWith('/v1/invitations/{id}')) return [{ id: ids.invitation }];
+  if (op.path.startsWith('/v1/keys/{id}')) return [{ id: ids.key }];
+  if (op.path.startsWith('/v1/auth/sessions/{id}')) return [{ id: ownerPerson.sessionId }];
+  if (op.path.startsWith('/v1/billing/checkouts/{id}')) return [{ id: ids.checkout }];
   return null;
 }
 
-function requestFor(op: Operation, values: Record<string, string>, key: TestKey): InjectOptions {
+/** Who calls: the owner (their key; their person's session on portal-only routes) or a stranger. */
+interface Caller {
+  auth: Record<string, string>;
+}
+
+/** The credentials a stranger tries an operation with: their key and their session, or only the session where keys are refused. */
+const strangersFor = (op: Operation): Caller[] => (op.portalOnly ? [strangerPerson] : [stranger, strangerPerson]);
+const ownerFor = (op: Operation): Caller => (op.portalOnly ? { auth: ownerPerson.as(ids.team) } : owner);
+
+function requestFor(op: Operation, values: Record<string, string>, key: Caller): InjectOptions {
   const path = op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(values[name]));
   const query = new URLSearchParams({ ...op.query, ...QUERIES[op.operationId] }).toString();
   const request: InjectOptions = {
@@ -183,7 +222,7 @@ async function snapshot(): Promise<Record<string, string[]>> {
   for (const { table_name: table } of tables.rows) {
     const rows = await sql<Json>`SELECT * FROM ${sql.table(table)}`.execute(t.db);
     out[table] = rows.rows
-      .filter((row) => row.account_id !== stranger.accountId && row.id !== stranger.accountId)
+      .filter((row) => ![stranger.accountId, strangerPerson.personalAccountId].includes(row.account_id) && ![stranger.accountId, strangerPerson.personalAccountId, strangerPerson.personId].includes(row.id) && row.person_id !== strangerPerson.personId)
       .map((row) => JSON.stringify(row, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)))
       .sort();
   }
@@ -224,6 +263,8 @@ describe("another account's ids (R5.4)", () => {
         'flagAnswer', 'pinAnswer', 'disputeQuestion', 'getDispute', 'shareQuestion',
         'listShareLinks', 'createShareLink', 'revokeShareLink',
         'getQuestionInsights', 'refreshQuestionInsights', 'getResult', 'listAnswers',
+        'listMembers', 'inviteMember', 'withdrawInvitation', 'setMemberRole', 'removeMember',
+        'acceptInvitation', 'declineInvitation', 'revokeKey', 'revokeSession', 'getCheckout',
       ]),
     );
     // Public routes are not in it: their codes and tokens are the credential.
@@ -242,7 +283,7 @@ describe("another account's ids (R5.4)", () => {
       const subjects = subjectsFor(op) ?? [];
       const statuses: number[] = [];
       for (const values of subjects) {
-        const response = await send(requestFor(op, values, owner));
+        const response = await send(requestFor(op, values, ownerFor(op)));
         if (typeof response === 'string') problems.push(`${op.operationId} as the owner: ${response}`);
         else statuses.push(response.statusCode);
       }
@@ -275,27 +316,30 @@ describe("another account's ids (R5.4)", () => {
           problems.push(`${where}: no value for {${missing.join('}, {')}}`);
           continue;
         }
-        const request = requestFor(op, values, stranger);
-        const response = await send(request);
-        checked += 1;
-        if (typeof response === 'string') {
-          problems.push(`${op.method} ${request.url}: ${response}`);
-          continue;
-        }
-        if (response.statusCode !== 404 || response.json().error?.code !== 'not_found') {
-          problems.push(`${op.method} ${request.url} → ${response.statusCode} ${response.body.slice(0, 200)}`);
-          continue;
-        }
-        // Indistinguishable from ids that do not exist, so ids cannot be probed.
-        const fake = Object.fromEntries(Object.entries(values).map(([name, value]) => [name, nobodys(value)]));
-        const unknown = await send(requestFor(op, fake, stranger));
-        if (typeof unknown === 'string' || unknown.statusCode !== 404 || unknown.json().error.message !== response.json().error.message) {
-          problems.push(`${op.method} ${request.url}: not the same 404 as an unknown id (${typeof unknown === 'string' ? unknown : `${unknown.statusCode} ${unknown.body.slice(0, 200)}`})`);
+        for (const who of strangersFor(op)) {
+          const by = who === stranger ? 'key' : 'session';
+          const request = requestFor(op, values, who);
+          const response = await send(request);
+          checked += 1;
+          if (typeof response === 'string') {
+            problems.push(`${op.method} ${request.url} (${by}): ${response}`);
+            continue;
+          }
+          if (response.statusCode !== 404 || response.json().error?.code !== 'not_found') {
+            problems.push(`${op.method} ${request.url} (${by}) → ${response.statusCode} ${response.body.slice(0, 200)}`);
+            continue;
+          }
+          // Indistinguishable from ids that do not exist, so ids cannot be probed.
+          const fake = Object.fromEntries(Object.entries(values).map(([name, value]) => [name, nobodys(value)]));
+          const unknown = await send(requestFor(op, fake, who));
+          if (typeof unknown === 'string' || unknown.statusCode !== 404 || unknown.json().error.message !== response.json().error.message) {
+            problems.push(`${op.method} ${request.url} (${by}): not the same 404 as an unknown id (${typeof unknown === 'string' ? unknown : `${unknown.statusCode} ${unknown.body.slice(0, 200)}`})`);
+          }
         }
       }
     }
     expect(problems).toEqual([]);
-    expect(checked).toBeGreaterThan(50);
+    expect(checked).toBeGreaterThan(100);
 
     // Nothing of the owner's changed, in the database or as the owner reads it.
     const after = await snapshot();
@@ -308,6 +352,11 @@ describe("another account's ids (R5.4)", () => {
     expect((await t.inject({ method: 'GET', url: '/v1/drafts', headers: stranger.auth })).json().drafts).toEqual([]);
     expect((await t.inject({ method: 'GET', url: '/v1/projects', headers: stranger.auth })).json().projects).toEqual([]);
     expect((await t.inject({ method: 'GET', url: '/v1/billing/balance', headers: stranger.auth })).json()).toEqual(strangerBalance);
+    // The stranger person is in no team of the owner's, and acting for it by header is refused.
+    expect((await t.inject({ method: 'GET', url: '/v1/me', headers: strangerPerson.auth })).json().accounts).toHaveLength(1);
+    expect((await t.inject({ method: 'GET', url: '/v2/questions', headers: strangerPerson.as(ids.team) })).statusCode).toBe(403);
+    // The owner's person still has their session.
+    expect((await t.inject({ method: 'GET', url: '/v1/me', headers: ownerPerson.auth })).statusCode).toBe(200);
     await expectReconciled(t);
   });
 });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
+import { signIn, type SignedInPerson } from '../helpers/people.ts';
 import { ask, choiceDraft, fundedKey, NO_RATE_LIMITS, seedHeads, sleep, type Json } from '../helpers/questions.ts';
 
 /**
@@ -43,6 +44,8 @@ const BODIES: Record<string, Json> = {
   createShareLink: {},
   answerThroughLink: { answer: { option: 0 }, nonce: '00000000-0000-4000-8000-000000000000' },
   startAnswerLink: { nonce: '00000000-0000-4000-8000-000000000000' },
+  inviteMember: { email: 'invited@example.org', role: 'member' },
+  setMemberRole: { role: 'owner' },
 };
 
 interface Operation {
@@ -55,12 +58,15 @@ interface Operation {
   query: Record<string, string>;
   headers: string[];
   authenticated: boolean;
+  /** Portal session only: called with a signed-in person's session. */
+  portalOnly: boolean;
   responses: string[];
 }
 
 let t: TestApp;
 let doc: Json;
 let key: TestKey;
+let person: SignedInPerson;
 /** Real values for path parameters by name; `{id}` and `{code}` depend on the path (realFor). */
 const real: Record<string, string> = {};
 
@@ -74,7 +80,13 @@ beforeAll(async () => {
   const { shareLink } = (await t.inject({ method: 'POST', url: `/v2/questions/${question.id}/share-links`, headers: key.auth, payload: {} })).json();
   const draft = (await t.inject({ method: 'POST', url: '/v1/drafts', headers: key.auth, payload: { type: 'ranking' } })).json();
   const project = (await t.inject({ method: 'POST', url: '/v1/projects', headers: key.auth, payload: { name: 'Paths' } })).json().project;
+  person = await signIn(t);
+  const madeKey = (await t.inject({ method: 'POST', url: '/v1/keys', headers: person.auth, payload: { name: 'Paths', scopes: ['account:read'], dailyCapCredits: null } })).json();
+  const team = (await t.inject({ method: 'POST', url: '/v1/teams', headers: person.auth, payload: { name: 'Paths', currency: 'GBP' } })).json().account.accountId;
+  const invitation = (await t.inject({ method: 'POST', url: `/v1/accounts/${team}/invitations`, headers: person.auth, payload: { email: 'someone@example.org', role: 'member' } })).json().invitation;
+  const checkout = (await t.inject({ method: 'POST', url: '/v1/billing/checkout', headers: person.auth, payload: { pack: 'starter', currency: 'GBP', method: 'card' } })).json().checkout;
   Object.assign(real, {
+    keyId: madeKey.key.id, sessionId: person.sessionId, teamId: team, personId: person.personId, invitationId: invitation.id, checkoutId: checkout.id,
     id: question.id, draftId: draft.id, projectId: project.id, ref: outcome.attestationRef!, linkId: shareLink.id,
     code: question.linkCode, publicCode: question.publicCode, token: shareLink.token,
   });
@@ -100,6 +112,7 @@ function operations(): Operation[] {
         query,
         headers: parameters.filter((p) => p.in === 'header').map((p) => p.name as string),
         authenticated: Boolean(op.security?.[0]?.bearerAuth),
+        portalOnly: Boolean(op.security?.[0]?.portalSession),
         responses: Object.keys(op.responses ?? {}),
       };
     }),
@@ -114,6 +127,11 @@ function realFor(op: Operation): Record<string, string> {
   if (op.path.startsWith('/v1/drafts/')) values.id = real.draftId;
   if (op.path.startsWith('/v1/projects/')) values.id = real.projectId;
   if (op.path.startsWith('/v1/public/results/')) values.code = real.publicCode;
+  if (op.path.startsWith('/v1/keys/')) values.id = real.keyId;
+  if (op.path.startsWith('/v1/accounts/')) values.id = real.teamId;
+  if (op.path.startsWith('/v1/invitations/')) values.id = real.invitationId;
+  if (op.path.startsWith('/v1/billing/checkouts/')) values.id = real.checkoutId;
+  if (op.path.startsWith('/v1/auth/sessions/')) values.id = real.sessionId;
   return values;
 }
 
@@ -123,7 +141,7 @@ function requestFor(op: Operation, values: Record<string, string>): InjectOption
   return {
     method: op.method as InjectOptions['method'],
     url: search ? `${path}?${search}` : path,
-    headers: { ...(op.authenticated ? key.auth : {}), 'idempotency-key': randomUUID() },
+    headers: { ...(op.portalOnly ? person.auth : op.authenticated ? key.auth : {}), 'idempotency-key': randomUUID() },
     ...(op.hasBody ? { payload: BODIES[op.operationId] ?? {} } : {}),
   };
 }

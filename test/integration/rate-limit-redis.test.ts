@@ -9,7 +9,7 @@ import { askRaw, balanceOf, choiceDraft, errorOf, fundedKey, seedHeads } from '.
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { createContainer } from '../../src/container.ts';
 import { buildApp } from '../../src/app.ts';
-import { REDIS_COMMAND_TIMEOUT_MS } from '../../src/http/rate-limit-store.ts';
+import { REDIS_COMMAND_TIMEOUT_MS, connectRateLimitRedis, createWeightedStore } from '../../src/http/rate-limit-store.ts';
 
 /**
  * R6.3 with Redis: "with Redis configured [rate limits] hold across processes; money limits never
@@ -169,6 +169,26 @@ describe.skipIf(!TEST_REDIS_URL)('with Redis: two apps share one budget (R6.3)',
     expect(await units(`ip:${ip}`)).toBe(2 * PER_IP);
     expectLimited(await estimate(0, ip));
     expectLimited(await estimate(1, ip));
+  });
+
+  it('a reply that arrives while the process is busy past the timeout still counts (a loaded machine does not fail open)', async () => {
+    // The service's own client and store, as the app builds them.
+    const connection = connectRateLimitRedis(TEST_REDIS_URL!, { warn: () => {}, info: () => {} });
+    try {
+      await connection.redis.ping();
+      const Store = createWeightedStore(connection.redis, { namespace: prefix });
+      const store = new Store();
+      const outcome = new Promise<{ error: Error | null; current?: number }>((resolve) =>
+        store.incr('busy', (error, result) => resolve({ error, current: result?.current }), 60_000),
+      );
+      // The command is on the wire; hold the event loop past the timeout while Redis replies.
+      const until = performance.now() + REDIS_COMMAND_TIMEOUT_MS + 300;
+      while (performance.now() < until);
+      expect(await outcome).toEqual({ error: null, current: 1 });
+      expect(await units('busy')).toBe(2);
+    } finally {
+      await connection.close();
+    }
   });
 
   it('estimates and whole requests from both apps fill one budget', async () => {

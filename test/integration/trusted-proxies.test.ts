@@ -40,6 +40,9 @@ async function serve(env: Record<string, string>): Promise<Served> {
       TURNSTILE_VERIFY_URL: verifier.url,
       // Production requires SMTP; nothing here sends mail.
       SMTP_URL: 'smtp://127.0.0.1:2525',
+      SESSION_SECRET: 'trusted-proxies-test-session-secret-32+',
+      STRIPE_SECRET_KEY: 'sk_test_trustedproxies',
+      STRIPE_WEBHOOK_SECRET: 'whsec_trustedproxies',
       MAIL_FROM: 'no-reply@localhost',
       RATE_LIMIT_PER_IP: String(PER_IP),
       RATE_LIMIT_PER_KEY: '100000',

@@ -8,6 +8,9 @@ import * as m0007 from './0007-flags-and-sharing.ts';
 import * as m0008 from './0008-sentiment-and-removals.ts';
 import * as m0009 from './0009-answer-translations.ts';
 import * as m0011 from './0011-net-daily-cap.ts';
+import * as m0012 from './0012-people.ts';
+import * as m0013 from './0013-purchases.ts';
+import * as m0014 from './0014-support-tickets.ts';
 
 /** Every migration, in the order it is applied. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +23,7 @@ export const migrations: Record<string, Migration> = {
   '0008-sentiment-and-removals': m0008,
   '0009-answer-translations': m0009,
   '0011-net-daily-cap': m0011,
+  '0012-people': m0012,
+  '0013-purchases': m0013,
+  '0014-support-tickets': m0014,
 };

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { AccountsTable, ApiKeysTable } from '../../db/schema.ts';
 
 export type AccountRow = Selectable<AccountsTable>;
@@ -15,8 +15,14 @@ export function createAccountsRepository(db: Db) {
       return tx.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
     },
 
-    async insertKey(row: Omit<ApiKeyRow, 'last_used_at' | 'revoked_at'>, tx: Db = db): Promise<ApiKeyRow> {
-      return tx.insertInto('api_keys').values(row).returningAll().executeTakeFirstOrThrow();
+    /** Inserts a key; a second key from the same portal form (same account and form_nonce) inserts nothing and returns nothing. */
+    async insertKey(row: Insertable<ApiKeysTable>, tx: Db = db): Promise<ApiKeyRow | undefined> {
+      return tx
+        .insertInto('api_keys')
+        .values(row)
+        .onConflict((oc) => oc.columns(['account_id', 'form_nonce']).where('form_nonce', 'is not', null).doNothing())
+        .returningAll()
+        .executeTakeFirst();
     },
 
     async findKeyByHash(hash: Buffer, tx: Db = db): Promise<ApiKeyRow | undefined> {
@@ -31,10 +37,13 @@ export function createAccountsRepository(db: Db) {
       return tx.selectFrom('api_keys').selectAll().where('account_id', '=', accountId).orderBy('created_at', 'desc').orderBy('id').execute();
     },
 
-    /** Revokes once; returns the row as it now stands (revoked_at unchanged if it already was). */
-    async revokeKey(id: string, at: Date, tx: Db = db): Promise<ApiKeyRow | undefined> {
-      await tx.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
-      return this.findKey(id, tx);
+    /** Revokes once; returns the row as it now stands (revoked_at unchanged if it already was). With `accountId`, only a key of that account. */
+    async revokeKey(id: string, at: Date, accountId?: string, tx: Db = db): Promise<ApiKeyRow | undefined> {
+      let q = tx.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null);
+      if (accountId !== undefined) q = q.where('account_id', '=', accountId);
+      await q.execute();
+      const row = await this.findKey(id, tx);
+      return row && (accountId === undefined || row.account_id === accountId) ? row : undefined;
     },
 
     async touchKey(id: string, at: Date, tx: Db = db): Promise<void> {

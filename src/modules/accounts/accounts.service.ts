@@ -6,31 +6,10 @@ import { QUESTION_LANGUAGES } from '../draft/question-types.ts';
 import { CURRENCIES, type Currency } from '../../lib/currencies.ts';
 import type { AccountRow, AccountsRepository, ApiKeyRow } from './accounts.repository.ts';
 import { isScope, type Actor, type Scope } from '../../lib/actor.ts';
+import type { AccountView, KeyView } from './accounts.schemas.ts';
 
 /** last_used_at is a hint for people, not an audit log: writing it at most once a minute keeps auth to one read. */
 const TOUCH_INTERVAL_MS = 60_000;
-
-export interface AccountView {
-  id: string;
-  name: string;
-  kind: 'person' | 'team';
-  currency: Currency;
-  language: string;
-  createdAt: string;
-}
-
-export interface KeyView {
-  id: string;
-  accountId: string;
-  name: string | null;
-  mode: KeyMode;
-  prefix: string;
-  scopes: string[];
-  dailyCapCredits: number | null;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
 
 const accountView = (row: AccountRow): AccountView => ({
   id: row.id,
@@ -47,9 +26,10 @@ const keyView = (row: ApiKeyRow): KeyView => ({
   name: row.name,
   mode: row.mode,
   prefix: row.prefix,
-  scopes: row.scopes,
+  scopes: row.scopes.filter(isScope),
   dailyCapCredits: row.daily_cap_credits,
   createdAt: row.created_at.toISOString(),
+  createdBy: row.created_by,
   lastUsedAt: row.last_used_at?.toISOString() ?? null,
   revokedAt: row.revoked_at?.toISOString() ?? null,
 });
@@ -67,6 +47,10 @@ export interface CreateKeyInput {
   dailyCapCredits?: number | null;
   name?: string | null;
   mode?: KeyMode;
+  /** The person making it in the portal (null: the admin CLI). */
+  createdBy?: string | null;
+  /** The portal form it comes from: the same form sent twice makes one key. */
+  formNonce?: string | null;
 }
 
 export function createAccountsService(deps: { repo: AccountsRepository; clock: Clock }) {
@@ -106,6 +90,8 @@ export function createAccountsService(deps: { repo: AccountsRepository; clock: C
       if (!(await repo.findAccount(input.accountId))) throw notFound('No such account.');
       const secret = generateApiKey(input.mode ?? 'live');
       const row = await repo.insertKey({
+        created_by: input.createdBy ?? null,
+        form_nonce: input.formNonce ?? null,
         id: newId('key'),
         account_id: input.accountId,
         name: input.name ?? null,
@@ -116,11 +102,13 @@ export function createAccountsService(deps: { repo: AccountsRepository; clock: C
         daily_cap_credits: cap,
         created_at: clock.now(),
       });
+      if (!row) throw new AppError('conflict', 'This form already made a key, and its secret was shown once; reload the page to make another.');
       return { key: keyView(row), secret };
     },
 
-    async revokeKey(keyId: string): Promise<KeyView> {
-      const row = await repo.revokeKey(keyId, clock.now());
+    /** Revokes a key; with `accountId`, only a key of that account (another account's key is 404). */
+    async revokeKey(keyId: string, accountId?: string): Promise<KeyView> {
+      const row = await repo.revokeKey(keyId, clock.now(), accountId);
       if (!row) throw notFound('No such key.');
       return keyView(row);
     },
@@ -131,14 +119,18 @@ export function createAccountsService(deps: { repo: AccountsRepository; clock: C
     },
 
     /**
-     * Bearer credential → actor. A key with a bad shape or checksum is refused before any
+     * API key → actor. A key with a bad shape or checksum is refused before any
      * database lookup (R6.1); revoked keys fail on the very next request.
      */
-    async authenticate(token: string): Promise<Actor> {
+    async authenticate(token: string, options: { account?: string | null } = {}): Promise<Actor> {
       if (!isWellFormedApiKey(token)) throw new AppError('unauthorized', 'The API key is malformed.');
       const row = await repo.findKeyByHash(hashApiKey(token));
       if (!row) throw new AppError('unauthorized', 'The API key is not known.');
       if (row.revoked_at) throw new AppError('unauthorized', 'The API key has been revoked.');
+      // A key acts for its own account only; naming another (Headcount-Account) is refused, not ignored.
+      if (options.account && options.account !== row.account_id) {
+        throw new AppError('insufficient_scope', 'This key belongs to another account: a key always acts for its own account.', { account: options.account });
+      }
       const now = clock.now();
       if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() > TOUCH_INTERVAL_MS) {
         await repo.touchKey(row.id, now);

@@ -6,7 +6,7 @@ import type { LotUse, OpenLot } from './credits-lots.repository.ts';
  * spending order (repository `lockOpenLots`). `uses` is null when the spendable credits do not
  * cover the amount.
  */
-export function planSpend(lots: OpenLot[], amount: number, at: Date): { spendable: number; uses: LotUse[] | null } {
+export function planSpend(lots: ReadonlyArray<Pick<OpenLot, 'id' | 'remaining' | 'expires_at'>>, amount: number, at: Date): { spendable: number; uses: LotUse[] | null } {
   const live = lots.filter((lot) => lot.expires_at === null || lot.expires_at > at);
   const spendable = live.reduce((sum, lot) => sum + lot.remaining, 0);
   if (spendable < amount) return { spendable, uses: null };

@@ -44,6 +44,20 @@ export function createCreditsLedgerRepository(db: Db) {
       return row ?? null;
     },
 
+    /**
+     * Settles a pending row (a bank transfer awaited): `available` when the money came, `reversed`
+     * when it did not. The only change a ledger row allows (the table's trigger holds it); returns
+     * the row when this call settled it, null when it was not pending (already settled, or absent).
+     */
+    async settlePending(uniqueRef: string, state: 'available' | 'reversed', tx: Db): Promise<LedgerEntryRow | null> {
+      const row = await tx.updateTable('ledger_entries').set({ state }).where('unique_ref', '=', uniqueRef).where('state', '=', 'pending').returningAll().executeTakeFirst();
+      return row ?? null;
+    },
+
+    async entryByRef(uniqueRef: string, tx: Db): Promise<LedgerEntryRow | undefined> {
+      return tx.selectFrom('ledger_entries').selectAll().where('unique_ref', '=', uniqueRef).executeTakeFirst();
+    },
+
     /** Where a row sits in its account's ledger: the position a page cursor names (lib/cursor.ts). */
     async entryPosition(accountId: string, id: string, tx: Db = db): Promise<number | undefined> {
       const row = await tx.selectFrom('ledger_entries').select('seq').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();

@@ -4,6 +4,8 @@ import { newId } from '../../lib/ids.ts';
 
 export interface OpenLot {
   id: string;
+  /** The ledger row that added the lot's credits (a grant, a purchase). */
+  entry_id: string;
   remaining: number;
   expires_at: Date | null;
 }
@@ -36,7 +38,7 @@ export function createCreditsLotsRepository(db: Db) {
     async lockOpenLots(accountId: string, tx: Db): Promise<OpenLot[]> {
       return tx
         .selectFrom('credit_lots')
-        .select(['id', 'remaining', 'expires_at'])
+        .select(['id', 'entry_id', 'remaining', 'expires_at'])
         .where('account_id', '=', accountId)
         .where('remaining', '>', 0)
         .orderBy(sql`expires_at ASC NULLS LAST`)

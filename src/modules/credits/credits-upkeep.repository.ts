@@ -47,7 +47,8 @@ export function createCreditsUpkeepRepository(db: Db) {
           'b.account_id',
           'b.available',
           'b.reserved',
-          sql<number>`(SELECT coalesce(sum(amount), 0) FROM ledger_entries e WHERE e.account_id = b.account_id)::bigint`.as('ledger_sum'),
+          // A pending row (a bank transfer awaited) and a reversed one (it never came) moved nothing.
+          sql<number>`(SELECT coalesce(sum(amount), 0) FROM ledger_entries e WHERE e.account_id = b.account_id AND e.state NOT IN ('pending', 'reversed'))::bigint`.as('ledger_sum'),
           sql<number>`(SELECT coalesce(sum(remaining), 0) FROM credit_lots l WHERE l.account_id = b.account_id)::bigint`.as('lots_sum'),
           sql<number>`(SELECT coalesce(sum(credits_reserved - credits_spent - credits_refunded), 0) FROM questions q WHERE q.account_id = b.account_id)::bigint`.as('holds_sum'),
         ])

@@ -34,6 +34,7 @@ export function askRows(ask: AskRequest, terms: AskTerms): { question: Insertabl
   const common = {
     accountId: actor.accountId,
     keyId: actor.keyId,
+    personId: actor.session?.personId ?? null,
     source,
     etaMinutes: plan.eta,
     openForDays: plan.openForDays,

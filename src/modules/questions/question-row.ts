@@ -8,6 +8,8 @@ export interface NewQuestion {
   id: string;
   accountId: string;
   keyId: string | null;
+  /** The person who asked through a portal session (askedBy); null for a key. */
+  personId: string | null;
   source: string;
   status: 'live' | 'scheduled' | 'draft';
   /** The normalized draft (with shownAs when it came from a saved draft: the answer page shows it). */
@@ -39,6 +41,7 @@ export function questionRow(q: NewQuestion): Insertable<QuestionsTable> {
     id: q.id,
     account_id: q.accountId,
     key_id: q.keyId,
+    person_id: q.personId,
     source: q.source,
     status: q.status,
     type: q.draft.type,

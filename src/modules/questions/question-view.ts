@@ -62,7 +62,8 @@ export function questionView(row: QuestionRow, baseUrl: string): Question {
     liveAt: row.live_at?.toISOString() ?? null,
     closedAt: row.closed_at?.toISOString() ?? null,
     teamId: row.account_kind === 'team' ? row.account_id : null,
-    askedBy: row.key_id ? { id: row.key_id, name: row.key_name } : null,
+    // The person who asked through a portal session (their name, else their address), or the key.
+    askedBy: row.person_id ? { id: row.person_id, name: row.person_name ?? row.person_email } : row.key_id ? { id: row.key_id, name: row.key_name } : null,
     projectId: row.project_id,
     labels: row.labels,
     archived: row.archived,

@@ -2,7 +2,8 @@ import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { QuestionsTable } from '../../db/schema.ts';
 
-export type QuestionRow = Selectable<QuestionsTable> & { key_name: string | null; account_kind: string };
+/** A question with who asked it: the key's name, or the person's name and address (askedBy), and the account's kind (teamId). */
+export type QuestionRow = Selectable<QuestionsTable> & { key_name: string | null; person_name: string | null; person_email: string | null; account_kind: string };
 
 export interface ListFilter {
   accountId: string;
@@ -15,17 +16,22 @@ export interface ListFilter {
   bookmarked?: boolean;
   /** Only questions asked with this key. */
   keyId?: string | null;
+  /** Only questions this person asked (through a portal session). */
+  personId?: string;
   beforeSeq?: number;
   limit: number;
 }
+
+const OWNER_COLUMNS = ['k.name as key_name', 'p.name as person_name', 'p.email as person_email', 'a.kind as account_kind'] as const;
 
 const withOwner = (db: Db) =>
   db
     .selectFrom('questions as q')
     .innerJoin('accounts as a', 'a.id', 'q.account_id')
     .leftJoin('api_keys as k', 'k.id', 'q.key_id')
+    .leftJoin('people as p', 'p.id', 'q.person_id')
     .selectAll('q')
-    .select(['k.name as key_name', 'a.kind as account_kind']);
+    .select(OWNER_COLUMNS);
 
 /** The labels column is text[]: the array goes over as one parameter cast to it (an empty one too). */
 const withLabels = (row: Insertable<QuestionsTable>) => (row.labels === undefined ? row : { ...row, labels: sql<string[]>`${sql.val(row.labels)}::text[]` });
@@ -44,8 +50,9 @@ export function createQuestionsRepository(db: Db) {
         .selectFrom('q')
         .innerJoin('accounts as a', 'a.id', 'q.account_id')
         .leftJoin('api_keys as k', 'k.id', 'q.key_id')
+        .leftJoin('people as p', 'p.id', 'q.person_id')
         .selectAll('q')
-        .select(['k.name as key_name', 'a.kind as account_kind'])
+        .select(OWNER_COLUMNS)
         .executeTakeFirstOrThrow();
       return inserted as QuestionRow;
     },
@@ -100,6 +107,7 @@ export function createQuestionsRepository(db: Db) {
       if (filter.archived === 'only') q = q.where('q.archived', '=', true);
       if (filter.bookmarked !== undefined) q = q.where('q.bookmarked', '=', filter.bookmarked);
       if (filter.keyId !== undefined) q = filter.keyId === null ? q.where('q.key_id', 'is', null) : q.where('q.key_id', '=', filter.keyId);
+      if (filter.personId !== undefined) q = q.where('q.person_id', '=', filter.personId);
       if (filter.beforeSeq !== undefined) q = q.where('q.seq', '<', filter.beforeSeq);
       return q.orderBy('q.seq', 'desc').limit(filter.limit).execute() as Promise<QuestionRow[]>;
     },

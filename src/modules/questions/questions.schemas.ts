@@ -56,7 +56,7 @@ export const ListQuestionsQuerySchema = Closed({
   externalRef: Type.Optional(Type.String({ maxLength: 100 })),
   archived: Type.Optional(StringEnum(['exclude', 'only', 'include'], { default: 'exclude' })),
   bookmarked: Type.Optional(Type.Boolean()),
-  mine: Type.Optional(Type.Boolean({ description: 'Only questions asked with the calling key.' })),
+  mine: Type.Optional(Type.Boolean({ description: 'Only questions asked with the calling key (with a portal session: asked by the signed-in person).' })),
 });
 export type ListQuestionsQuery = Static<typeof ListQuestionsQuerySchema>;
 

@@ -61,7 +61,8 @@ export function createQuestionsService(deps: {
         externalRef: query.externalRef,
         archived: query.archived ?? 'exclude',
         bookmarked: query.bookmarked,
-        keyId: query.mine ? actor.keyId : undefined,
+        // mine: the calling key's questions, or a signed-in person's own.
+        ...(query.mine ? (actor.session ? { personId: actor.session.personId } : { keyId: actor.keyId }) : {}),
         beforeSeq,
         limit: limit + 1,
       });

@@ -7,6 +7,7 @@ import { escapeHtml, head } from '../shared/html.ts';
  * commands. English, like the API reference. No script; the answer page's stylesheet.
  */
 const LINKS: ReadonlyArray<{ href: string; title: string; body: string }> = [
+  { href: '/app', title: 'Sign in', body: 'The portal: buy credits, make API keys, work in a team, write to support.' },
   { href: '/docs', title: 'API reference', body: 'Every endpoint, field and error, with request samples.' },
   { href: '/openapi.json', title: 'OpenAPI description', body: 'OpenAPI 3.1, for code generators and API clients.' },
   { href: '/healthz', title: 'Health', body: 'Liveness; /readyz also checks the database.' },
@@ -19,7 +20,7 @@ export function homePage(input: { assets: AssetBundle; baseUrl: string }): strin
   const draft = '{"draft": {"type": "single_choice", "text": "Which name is best?", "options": [{"label": "Penny"}, {"label": "Pocket"}], "n": 20}}';
   const steps = [
     {
-      title: 'Create an account, an API key and some credits (on the server, with the admin CLI):',
+      title: 'Sign in at /app with your email address, buy credits and make an API key under Developers. Or, as the operator, on the server with the admin CLI:',
       body: code(
         [
           'npm run --silent admin -- account:create --name "Ada Labs"',

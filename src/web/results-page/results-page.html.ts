@@ -28,6 +28,8 @@ export interface ResultsPageInput {
   publicBaseUrl: string;
   /** `public` (default): `/r/{code}`, aggregates only; `shared`: `/s/{token}`, with answers and insights. */
   variant?: ResultsPageVariant;
+  /** A way back, above everything (the portal's view of a question links back to the overview). */
+  backLink?: { href: string; label: string };
 }
 
 type Item = Result['distribution'][number];
@@ -298,7 +300,8 @@ export function resultsPage(input: ResultsPageInput): string {
   return `${head(input.assets, lang, `${truncate(question.text, 60)} · ${title}`)}
 <body>
 <main class="page results-page">
-<p class="byline">${escapeHtml(title)}</p>
+${input.backLink ? `<p><a class="text-link" href="${escapeHtml(input.backLink.href)}">← ${escapeHtml(input.backLink.label)}</a></p>
+` : ''}<p class="byline">${escapeHtml(title)}</p>
 <h1 class="question-text">${escapeHtml(question.text)}</h1>
 ${question.context ? `<p class="context">${escapeHtml(question.context)}</p>\n` : ''}<p class="status-line"><span class="status-pill ${collecting ? 'live' : 'closed'}">${escapeHtml(status)}</span> <span class="received">${fill(s.resultsReceived, { n: f.int(result.nAccepted), total: f.int(result.nRequested) })}</span></p>
 <section class="results-card" aria-labelledby="answers-heading">

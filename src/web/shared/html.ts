@@ -23,8 +23,13 @@ export function jsonForScript(value: unknown): string {
 
 export const truncate = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 
-/** The document's start: language, viewport, no indexing, no referrer, the icon and answer.css (the results page uses it too). */
-export function head(assets: AssetBundle, lang: string, title: string, extra = ''): string {
+/**
+ * The document's start: language, viewport, no indexing, the referrer policy, the icon and
+ * answer.css (the results page and the portal use it too). Pages whose address is a secret (the
+ * answer link, a share link) send no referrer at all; the portal sends it to its own origin only,
+ * so its forms carry an Origin the server can check.
+ */
+export function head(assets: AssetBundle, lang: string, title: string, extra = '', referrer: 'no-referrer' | 'same-origin' = 'no-referrer'): string {
   const base = `/a/assets/${assets.version}`;
   return `<!doctype html>
 <html lang="${escapeHtml(lang)}" dir="ltr">
@@ -32,7 +37,7 @@ export function head(assets: AssetBundle, lang: string, title: string, extra = '
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
 <meta name="robots" content="noindex, nofollow">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="${referrer}">
 <meta name="color-scheme" content="light dark">
 <title>${escapeHtml(title)}</title>
 <link rel="icon" href="${base}/icon.svg" type="image/svg+xml">
@@ -52,7 +57,8 @@ export interface PageInput {
 export function answerPage(input: PageInput): string {
   const { assets, view, strings } = input;
   const base = `/a/assets/${assets.version}`;
-  const preload = assets.modules.filter((m) => m !== 'answer.js').map((m) => `<link rel="modulepreload" href="${base}/${m}">\n`).join('');
+  // The answer page's own modules (the portal's script is not one of them).
+  const preload = assets.modules.filter((m) => m !== 'answer.js' && m !== 'portal.js').map((m) => `<link rel="modulepreload" href="${base}/${m}">\n`).join('');
   const turnstile = input.turnstileSiteKey ? `<script src="${TURNSTILE_SCRIPT}" async defer id="turnstile-script"></script>\n` : '';
   // The results page's words (results*) are rendered on the server; the script never needs them.
   const scriptStrings = Object.fromEntries(Object.entries(strings).filter(([key]) => !key.startsWith('results')));

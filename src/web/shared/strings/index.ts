@@ -1,5 +1,6 @@
 import { QUESTION_LANGUAGES, type QuestionLanguage } from '../../../modules/draft/question-types.ts';
 import { en, type Strings } from './en.ts';
+import { preferredLanguage } from '../../../lib/accept-language.ts';
 import { es } from './es.ts';
 import { pt } from './pt.ts';
 import { hi } from './hi.ts';
@@ -26,21 +27,8 @@ export function pageLanguage(tag: string | null | undefined): QuestionLanguage {
 
 /**
  * For pages with no question (an unknown link): the first of the eight languages the browser
- * asks for in Accept-Language (RFC 9110 §12.5.4; weights are honoured), else English.
+ * asks for in Accept-Language, else English.
  */
 export function languageFromAcceptLanguage(header: string | undefined): QuestionLanguage {
-  const ranked = (header ?? '')
-    .split(',')
-    .map((part, i) => {
-      const [tag, ...params] = part.trim().split(';');
-      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-      return { tag: tag.trim(), q: q ? Number(q.slice(2)) || 0 : 1, i };
-    })
-    .filter((r) => r.tag && r.q > 0)
-    .sort((a, b) => b.q - a.q || a.i - b.i);
-  for (const { tag } of ranked) {
-    const base = tag.toLowerCase().split('-')[0];
-    if ((QUESTION_LANGUAGES as readonly string[]).includes(base)) return base as QuestionLanguage;
-  }
-  return 'en';
+  return preferredLanguage(header, QUESTION_LANGUAGES);
 }

@@ -1,0 +1,256 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { signIn, type SignedInPerson } from '../helpers/people.ts';
+import { choiceDraft, expectReconciled, NO_RATE_LIMITS, seedHeads } from '../helpers/questions.ts';
+import { testEvent, type TestAction } from '../../src/modules/billing/test-provider.ts';
+import type { Checkout } from '../../src/modules/billing/billing.schemas.ts';
+
+/**
+ * Buying credits with the built-in test provider (issue 10 point 5; docs/payments.md; R8.4):
+ * checkout is portal-session only; a paid checkout adds its pack's credits once (replays change
+ * nothing), with their expiry and a credits.purchased event; a bank transfer is a pending row until
+ * the money comes; refunds and disputes take credits back (only what is left), a won dispute
+ * gives them back; overdue checkouts expire. Money always reconciles.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ env: NO_RATE_LIMITS });
+  await seedHeads(t, 20);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+type Headers = Record<string, string>;
+const eventId = () => `evt_test_${randomBytes(15).toString('base64url').replace(/[-_]/g, 'x').slice(0, 20)}`;
+const fire = (action: TestAction, checkout: Checkout, id = eventId()) => t.container.paymentEvents.apply(testEvent(action, id, checkout));
+const balance = async (headers: Headers) => (await t.inject({ url: '/v1/billing/balance', headers })).json();
+const ledger = async (headers: Headers) => (await t.inject({ url: '/v1/billing/ledger', headers })).json().rows;
+
+async function startCheckout(person: SignedInPerson, body: Record<string, unknown>, headers: Headers = person.auth): Promise<Checkout> {
+  const response = await t.inject({ method: 'POST', url: '/v1/billing/checkout', headers, payload: body });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().checkout;
+}
+
+/** A person whose personal account is in GBP (their browser says en-GB). */
+const gbpPerson = () => signIn(t, undefined, { headers: { 'accept-language': 'en-GB' } });
+
+describe('who may check out', () => {
+  it('an API key is refused with 403 insufficient_scope saying a portal session is needed; a session works', async () => {
+    const key = await t.makeKey();
+    const refused = await t.inject({ method: 'POST', url: '/v1/billing/checkout', headers: key.auth, payload: { pack: 'starter', currency: 'GBP', method: 'card' } });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error).toMatchObject({ code: 'insufficient_scope', details: { credential: 'portal_session' } });
+    expect(refused.json().error.message).toMatch(/portal session/);
+    const person = await gbpPerson();
+    const checkout = await startCheckout(person, { pack: 'standard', currency: 'GBP', method: 'card' });
+    expect(checkout).toMatchObject({
+      status: 'open', provider: 'test', method: 'card', pack: 'standard', credits: 5000, amount: 4750, currency: 'GBP', bankTransfer: null, paidAt: null,
+      url: `${t.config.publicBaseUrl}/pay/test/${checkout.id}`,
+      returnUrl: `${t.config.publicBaseUrl}/app/credits?checkout=${checkout.id}`,
+    });
+    expect(new Date(checkout.expiresAt).getTime() - new Date(checkout.createdAt).getTime()).toBe(3_600_000);
+    // Nothing moved yet.
+    expect(await balance(person.auth)).toMatchObject({ credits: 0 });
+    expect(await ledger(person.auth)).toEqual([]);
+  });
+
+  it('refuses an unknown pack, another currency, a CAD bank transfer and a returnPath outside /app', async () => {
+    const person = await gbpPerson();
+    const post = (payload: object) => t.inject({ method: 'POST', url: '/v1/billing/checkout', headers: person.auth, payload });
+    const fields = async (payload: object) => (await post(payload)).json().error.details.validation.map((v: { field: string; code: string }) => `${v.field}:${v.code}`);
+    expect(await fields({ pack: 'huge', currency: 'GBP', method: 'card' })).toEqual(['pack:unknown_value']);
+    expect(await fields({ pack: 'starter', currency: 'USD', method: 'card' })).toEqual(['currency:not_allowed']);
+    expect((await post({ pack: 'starter', currency: 'GBP', method: 'card', returnPath: '/elsewhere' })).statusCode).toBe(400);
+    expect((await post({ pack: 'starter', currency: 'GBP', method: 'card', returnPath: 'https://evil.example/app' })).statusCode).toBe(400);
+    expect((await post({ pack: 'starter', currency: 'GBP', method: 'cash' })).statusCode).toBe(400);
+    const canadian = await signIn(t, undefined, { headers: { 'accept-language': 'en-CA' } });
+    const cad = await t.inject({ method: 'POST', url: '/v1/billing/checkout', headers: canadian.auth, payload: { pack: 'starter', currency: 'CAD', method: 'bank_transfer' } });
+    expect(cad.json().error.details.validation).toEqual([expect.objectContaining({ field: 'method', code: 'not_allowed' })]);
+    expect(await ledger(person.auth)).toEqual([]);
+  });
+
+  it('buys for the account the session acts for; another account\'s checkout id is 404', async () => {
+    const owner = await gbpPerson();
+    const team = (await t.inject({ method: 'POST', url: '/v1/teams', headers: owner.auth, payload: { name: 'Buyers', currency: 'EUR' } })).json().account.accountId;
+    const checkout = await startCheckout(owner, { pack: 'starter', currency: 'EUR', method: 'card', returnPath: '/app/team' }, owner.as(team));
+    expect(checkout).toMatchObject({ accountId: team, amount: 1000, currency: 'EUR', returnUrl: `${t.config.publicBaseUrl}/app/team?checkout=${checkout.id}` });
+    await fire('pay', checkout);
+    expect(await balance(owner.as(team))).toMatchObject({ credits: 1000, currency: 'EUR' });
+    expect(await balance(owner.auth)).toMatchObject({ credits: 0 });
+    const stranger = await gbpPerson();
+    expect((await t.inject({ url: `/v1/billing/checkouts/${checkout.id}`, headers: stranger.auth })).statusCode).toBe(404);
+    expect((await t.inject({ url: `/v1/billing/checkouts/${checkout.id}`, headers: owner.as(team) })).json().checkout.status).toBe('paid');
+  });
+});
+
+describe('a card payment', () => {
+  it('adds the pack once, valid for a year, with a purchase row and a credits.purchased event; replays change nothing', async () => {
+    const person = await gbpPerson();
+    const checkout = await startCheckout(person, { pack: 'standard', currency: 'GBP', method: 'card' });
+    const paid = eventId();
+    expect(await fire('pay', checkout, paid)).toBe('applied');
+    expect(await fire('pay', checkout, paid)).toBe('duplicate');
+    expect(await fire('pay', checkout)).toBe('unchanged'); // another "paid" event for the same checkout
+    expect(await fire('decline', checkout)).toBe('unchanged'); // a late decline does not undo a payment
+
+    const now = t.clock.now().getTime();
+    expect(await balance(person.auth)).toMatchObject({ credits: 5000, expiring: [{ credits: 5000, expiresAt: new Date(now + 365 * 86_400_000).toISOString() }] });
+    expect(await ledger(person.auth)).toEqual([
+      expect.objectContaining({ kind: 'purchase', state: 'available', amount: 5000, ref: checkout.id, title: 'Standard pack: 5,000 credits (£47.50 by card)' }),
+    ]);
+    const events = await t.db.selectFrom('outbox_events').select(['type', 'payload']).where('account_id', '=', person.personalAccountId).execute();
+    expect(events).toHaveLength(1);
+    expect(events[0].type).toBe('credits.purchased');
+    expect(events[0].payload).toMatchObject({ type: 'credits.purchased', data: { checkout: { id: checkout.id, status: 'paid', credits: 5000 } } });
+    await expectReconciled(t);
+
+    // The credits buy questions.
+    const asked = await t.inject({ method: 'POST', url: '/v2/questions', headers: { ...person.auth, 'idempotency-key': eventId() }, payload: { draft: choiceDraft() } });
+    expect(asked.statusCode, asked.body).toBe(201);
+    expect(await balance(person.auth)).toMatchObject({ credits: 5000, reserved: 120 });
+  });
+
+  it('a declined card fails the checkout and moves nothing', async () => {
+    const person = await gbpPerson();
+    const checkout = await startCheckout(person, { pack: 'starter', currency: 'GBP', method: 'card' });
+    expect(await fire('decline', checkout)).toBe('applied');
+    expect((await t.inject({ url: `/v1/billing/checkouts/${checkout.id}`, headers: person.auth })).json().checkout.status).toBe('failed');
+    expect(await ledger(person.auth)).toEqual([]);
+  });
+
+  it('a payment confirmed after the checkout expired still adds its credits (the money came)', async () => {
+    const person = await gbpPerson();
+    const checkout = await startCheckout(person, { pack: 'starter', currency: 'GBP', method: 'card' });
+    t.clock.advance(3_600_000 + 1000);
+    expect(await t.container.paymentEvents.expireOverdue()).toBeGreaterThanOrEqual(1);
+    expect((await t.inject({ url: `/v1/billing/checkouts/${checkout.id}`, headers: person.auth })).json().checkout.status).toBe('expired');
+    expect(await fire('pay', checkout)).toBe('applied');
+    expect(await balance(person.auth)).toMatchObject({ credits: 1000 });
+  });
+});
+
+describe('a bank transfer', () => {
+  it('gives payee details and a reference, is a pending row until the money comes, then the credits are in', async () => {
+    const person = await gbpPerson();
+    const checkout = await startCheckout(person, { pack: 'studio', currency: 'GBP', method: 'bank_transfer' });
+    expect(checkout.status).toBe('pending');
+    expect(checkout.bankTransfer).toMatchObject({ payee: expect.stringMatching(/test/i), sortCode: '00-00-00', accountNumber: '00000000', amount: 18000, currency: 'GBP', reference: expect.stringMatching(/^HC-/) });
+    expect(new Date(checkout.expiresAt).getTime() - new Date(checkout.createdAt).getTime()).toBe(7 * 86_400_000);
+    const [pending] = await ledger(person.auth);
+    expect(pending).toMatchObject({ kind: 'purchase', state: 'pending', amount: 20000 });
+    expect(pending.title).toContain(checkout.bankTransfer!.reference);
+    expect(await balance(person.auth)).toMatchObject({ credits: 0 });
+    await expectReconciled(t);
+
+    expect(await fire('funds_received', checkout)).toBe('applied');
+    const [settled] = await ledger(person.auth);
+    expect(settled).toMatchObject({ id: pending.id, state: 'available', amount: 20000, title: pending.title });
+    expect(await balance(person.auth)).toMatchObject({ credits: 20000 });
+    await expectReconciled(t);
+  });
+
+  it('a transfer that fails, or never comes within seven days, is reversed; money that comes later is still credited', async () => {
+    let person = await gbpPerson();
+    const failing = await startCheckout(person, { pack: 'starter', currency: 'GBP', method: 'bank_transfer' });
+    await fire('transfer_failed', failing);
+    expect((await ledger(person.auth))[0]).toMatchObject({ state: 'reversed', amount: 1000 });
+
+    const slow = await startCheckout(person, { pack: 'starter', currency: 'GBP', method: 'bank_transfer' });
+    t.clock.advance(7 * 86_400_000 + 1000);
+    await t.container.paymentEvents.expireOverdue();
+    person = await signIn(t, person.email); // a week unused ended the session
+    expect((await t.inject({ url: `/v1/billing/checkouts/${slow.id}`, headers: person.auth })).json().checkout.status).toBe('expired');
+    expect((await ledger(person.auth))[0]).toMatchObject({ ref: slow.id, state: 'reversed' });
+    expect(await balance(person.auth)).toMatchObject({ credits: 0 });
+
+    await fire('funds_received', slow);
+    expect(await balance(person.auth)).toMatchObject({ credits: 1000 });
+    expect((await ledger(person.auth))[0]).toMatchObject({ ref: slow.id, kind: 'purchase', state: 'available', amount: 1000 });
+    await expectReconciled(t);
+  });
+
+  it('the ledger lets a pending row settle once and nothing else change', async () => {
+    const person = await gbpPerson();
+    const checkout = await startCheckout(person, { pack: 'starter', currency: 'GBP', method: 'bank_transfer' });
+    const [row] = await ledger(person.auth);
+    await expect(sql`UPDATE ledger_entries SET amount = 99999 WHERE id = ${row.id}`.execute(t.db)).rejects.toThrow(/immutable/);
+    await expect(sql`UPDATE ledger_entries SET state = 'available', title = 'changed' WHERE id = ${row.id}`.execute(t.db)).rejects.toThrow(/immutable/);
+    await fire('funds_received', checkout);
+    await expect(sql`UPDATE ledger_entries SET state = 'pending' WHERE id = ${row.id}`.execute(t.db)).rejects.toThrow(/immutable/);
+    await expect(sql`UPDATE ledger_entries SET state = 'reversed' WHERE id = ${row.id}`.execute(t.db)).rejects.toThrow(/immutable/);
+  });
+});
+
+describe('refunds and disputes', () => {
+  it('a refund takes the credits back once; credits already spent cannot come back and the row says so', async () => {
+    const person = await gbpPerson();
+    const checkout = await startCheckout(person, { pack: 'starter', currency: 'GBP', method: 'card' });
+    await fire('pay', checkout);
+    // Spend 120 of the 1,000 on a question.
+    const asked = await t.inject({ method: 'POST', url: '/v2/questions', headers: { ...person.auth, 'idempotency-key': eventId() }, payload: { draft: choiceDraft() } });
+    expect(asked.statusCode).toBe(201);
+    const refund = eventId();
+    expect(await fire('refund', checkout, refund)).toBe('applied');
+    expect(await fire('refund', checkout, refund)).toBe('duplicate');
+    expect(await fire('refund', checkout)).toBe('unchanged'); // the same total refunded again
+    const [clawback] = await ledger(person.auth);
+    expect(clawback).toMatchObject({ kind: 'clawback', state: 'paid', amount: -880, ref: checkout.id });
+    expect(clawback.title).toMatch(/Refund of £10\.00: 880 credits .* taken back \(120 more had already been spent\)/);
+    expect(await balance(person.auth)).toMatchObject({ credits: 120, reserved: 120 });
+    await expectReconciled(t);
+  });
+
+  it('a dispute takes the credits back; winning it gives them back', async () => {
+    const person = await gbpPerson();
+    const checkout = await startCheckout(person, { pack: 'standard', currency: 'GBP', method: 'card' });
+    await fire('pay', checkout);
+    await fire('dispute', checkout);
+    expect(await balance(person.auth)).toMatchObject({ credits: 0 });
+    await fire('dispute_won', checkout);
+    expect(await balance(person.auth)).toMatchObject({ credits: 5000 });
+    const rows = await ledger(person.auth);
+    expect(rows.map((r: { kind: string; amount: number }) => [r.kind, r.amount])).toEqual([['adjustment', 5000], ['clawback', -5000], ['purchase', 5000]]);
+    await expectReconciled(t);
+  });
+
+  it('a refund reported before its payment is refused with 409 so the provider sends it again; then it applies', async () => {
+    const person = await gbpPerson();
+    const checkout = await startCheckout(person, { pack: 'starter', currency: 'GBP', method: 'card' });
+    const early = eventId();
+    await expect(fire('refund', checkout, early)).rejects.toMatchObject({ code: 'conflict', details: { reason: 'not_ready' } });
+    expect(await ledger(person.auth)).toEqual([]);
+    await fire('pay', checkout);
+    expect(await fire('refund', checkout, early)).toBe('applied');
+    expect(await balance(person.auth)).toMatchObject({ credits: 0 });
+    await expectReconciled(t);
+  });
+});
+
+describe('the test provider\'s page', () => {
+  it('shows the payment, and paying sends the person back to the portal; sending the form twice pays once', async () => {
+    const person = await gbpPerson();
+    const checkout = await startCheckout(person, { pack: 'starter', currency: 'GBP', method: 'card' });
+    const page = await t.app.inject({ url: `/pay/test/${checkout.id}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    expect(page.body).toContain('no money moves');
+    expect(page.body).toContain('Pay £10.00');
+    const form = /name="action" value="pay">\s*<input type="hidden" name="event" value="([^"]+)"/.exec(page.body);
+    expect(form).not.toBeNull();
+    const submit = () => t.app.inject({ method: 'POST', url: `/pay/test/${checkout.id}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `action=pay&event=${form![1]}` });
+    const first = await submit();
+    expect(first.statusCode).toBe(303);
+    expect(first.headers.location).toBe(`/app/credits?checkout=${checkout.id}`);
+    expect((await submit()).statusCode).toBe(303);
+    expect(await balance(person.auth)).toMatchObject({ credits: 1000 });
+    expect((await ledger(person.auth)).length).toBe(1);
+
+    expect((await t.app.inject({ url: '/pay/test/chk_00000000000000000000' })).statusCode).toBe(404);
+    const bad = await t.app.inject({ method: 'POST', url: `/pay/test/${checkout.id}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'action=steal&event=x' });
+    expect(bad.statusCode).toBe(400);
+  });
+});
