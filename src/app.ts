@@ -4,7 +4,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Container } from './container.ts';
 import { createFrameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from './http/error-handler.ts';
 import { pageRouterErrors } from './web/shared/page-router-errors.ts';
-import { loadAssets } from './web/shared/assets.ts';
 import { genRequestId } from './http/request-id.ts';
 import { loggerOptions } from './lib/logger.ts';
 import { compileFor } from './lib/validation.ts';
@@ -39,7 +38,9 @@ import { teamsRoutes } from './modules/teams/teams.routes.ts';
 import { billingRoutes } from './modules/billing/billing.routes.ts';
 import { testProviderRoutes } from './web/test-provider/test-provider.routes.ts';
 import { portalRoutes } from './web/portal/portal.routes.ts';
+import { oauthRoutes } from './oauth/oauth.routes.ts';
 import { supportRoutes } from './modules/support/support.routes.ts';
+import { mcpRoutes } from './mcp/mcp.routes.ts';
 
 export interface BuildOptions {
   /** Pass false to get bare logging-off behaviour in tests regardless of LOG_LEVEL. */
@@ -53,8 +54,8 @@ export interface BuildOptions {
 /** A Fastify instance with every route, that does not listen (tests use inject). */
 export async function buildApp(container: Container, options: BuildOptions = {}): Promise<FastifyInstance> {
   const { config } = container;
-  // The pages' CSS and scripts, read once for every page route and the router's page errors.
-  const assets = loadAssets();
+  // The pages' CSS and scripts, read once (by the container) for every page route and the router's page errors.
+  const { assets } = container;
   const app = Fastify({
     logger:
       options.logger === false
@@ -132,6 +133,9 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   await app.register(billingRoutes(container));
   if (container.paymentProvider.name === 'test') await app.register(testProviderRoutes(container, assets));
   await app.register(portalRoutes(container, assets), { prefix: '/app' });
+  await app.register(oauthRoutes(container.oauthProvider));
   await app.register(supportRoutes(container));
+  // The MCP server for AI agents (docs/agents.md): tools over the same services as the routes above.
+  await app.register(mcpRoutes(container, { publicBaseUrl: config.publicBaseUrl }));
   return app;
 }

@@ -45,6 +45,14 @@ import { createHeatmapService } from './modules/exports/heatmap.service.ts';
 import { heatmapUrls } from './modules/sharing/heatmap-urls.ts';
 import { createMailer } from './modules/mail/mail.service.ts';
 import pino from 'pino';
+import { createConnectionsRepository } from './modules/connections/connections.repository.ts';
+import { createOauthStoreRepository } from './modules/connections/oauth-store.repository.ts';
+import { createConnectionsService } from './modules/connections/connections.service.ts';
+import { createOauthProvider } from './oauth/oauth-provider.ts';
+import { createOauthInteractions } from './oauth/oauth-interactions.ts';
+import { createOauthTokenAuthenticator, isAccessTokenShaped } from './oauth/oauth-tokens.ts';
+import { createOauthPages } from './web/portal/oauth-pages.ts';
+import { loadAssets } from './web/shared/assets.ts';
 import { createPeopleRepository } from './modules/people/people.repository.ts';
 import { createSessionsRepository } from './modules/people/sessions.repository.ts';
 import { createPeopleService } from './modules/people/people.service.ts';
@@ -160,11 +168,27 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const checkouts = createCheckoutService({ db, repo: checkoutsRepo, accounts: accountsRepo, people: peopleRepo, purchases, provider: paymentProvider, clock, publicBaseUrl: config.publicBaseUrl });
   const paymentEvents = createPaymentEventsService({ db, repo: checkoutsRepo, purchases, checkouts, provider: paymentProvider, clock });
   const stripeEvents = stripe ? (rawBody: string, signature: string | undefined) => stripe.parseEvent(rawBody, signature) : null;
-  /** A bearer credential → the actor: a portal session by its prefix, else an API key (docs/api.md "Authentication"). */
-  const authenticate = (credential: string, context: { account: string | null }): Promise<Actor> =>
-    credential.startsWith(SESSION_TOKEN_PREFIX) ? sessions.authenticate(credential, context) : accounts.authenticate(credential, context);
+  // Agents (issue 11; docs/agents.md): the authorization server, its storage and the connections
+  // people grant. The pages it draws itself share the portal's look (the same asset bundle as app.ts).
+  const assets = loadAssets();
+  const oauthStore = createOauthStoreRepository(db);
+  const connections = createConnectionsService({ repo: createConnectionsRepository(db), store: oauthStore, people: peopleRepo, clock });
+  const { provider: oauthProvider, urls: oauthUrls } = createOauthProvider({ config, store: oauthStore, connections, pages: createOauthPages(assets, config) });
+  const oauth = createOauthInteractions({ provider: oauthProvider, connections, urls: oauthUrls });
+  const oauthToken = createOauthTokenAuthenticator({ provider: oauthProvider, urls: oauthUrls, connections });
+  /**
+   * A bearer credential → the actor (docs/api.md "Authentication"): a portal session by its
+   * prefix, an OAuth access token by its shape (for the route's resource), else an API key (which
+   * refuses anything malformed before any lookup).
+   */
+  const authenticate = (credential: string, context: { account: string | null; audience: 'api' | 'mcp' }): Promise<Actor> => {
+    if (credential.startsWith(SESSION_TOKEN_PREFIX)) return sessions.authenticate(credential, context);
+    if (isAccessTokenShaped(credential)) return oauthToken(credential, context.audience);
+    return accounts.authenticate(credential, context);
+  };
   return {
     people, sessions, signIn, developerKeys, teams, authenticate, checkouts, paymentEvents, paymentProvider, stripeEvents,
+    assets, oauthStore, connections, oauthProvider, oauthUrls, oauth,
     insights, answerTranslations, heads,
     config, clock, database, db, accounts, pool, estimates, catalogues, credits, drafts, projects,
     notifier, timers, holds, lifecycle, asks, questions, addHeads, answers, results, resultAnswers, waits, links,

@@ -20,7 +20,8 @@ export interface ApiKeysTable {
   name: string | null;
   mode: 'live' | 'test';
   prefix: string;
-  secret_hash: Buffer;
+  /** Null for connections (kind 'oauth'), which have no secret (migration 0015). */
+  secret_hash: Buffer | null;
   scopes: string[];
   daily_cap_credits: number | null;
   created_at: CreatedAt;
@@ -30,6 +31,26 @@ export interface ApiKeysTable {
   created_by: ColumnType<string | null, string | null | undefined, string | null>;
   /** The portal form the key was made from: a resubmitted form makes no second key (migration 0012). */
   form_nonce: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 'key' for API keys, 'oauth' for connections an agent acts under (migration 0015; docs/agents.md). */
+  kind: ColumnType<'key' | 'oauth', 'key' | 'oauth' | undefined, never>;
+  /** The OAuth grant of a connection; null for keys. */
+  grant_id: ColumnType<string | null, string | null | undefined, never>;
+  /** The OAuth client of a connection; null for keys. */
+  client_id: ColumnType<string | null, string | null | undefined, never>;
+  /** Asks at or under this many credits need no confirmation through MCP (connections only). */
+  auto_approve_credits: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** What oidc-provider stores (migration 0015): one row per model and id. */
+export interface OauthStoreTable {
+  model: string;
+  id: string;
+  payload: ColumnType<Record<string, unknown>, string, string>;
+  grant_id: string | null;
+  user_code: string | null;
+  uid: string | null;
+  expires_at: Timestamp | null;
+  consumed_at: Timestamp | null;
 }
 
 export interface PeopleTable {
@@ -438,6 +459,7 @@ export interface DB {
   drafts: DraftsTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
+  oauth_store: OauthStoreTable;
   heads: HeadsTable;
   system_markers: SystemMarkersTable;
   insights: InsightsTable;

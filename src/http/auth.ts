@@ -17,6 +17,11 @@ declare module 'fastify' {
     portalOnly?: boolean;
     /** A public route that uses a credential when one is sent (support tickets): described as optional. */
     optionalCredential?: boolean;
+    /**
+     * The resource a route belongs to (RFC 8707): 'mcp' for the MCP endpoint, else the REST API.
+     * An OAuth access token is accepted only where its audience allows (docs/agents.md).
+     */
+    audience?: Audience;
   }
   interface FastifyRequest {
     actor: Actor | null;
@@ -44,7 +49,10 @@ export const ACCOUNT_HEADER = 'headcount-account';
  * revoked key…). `account` is the Headcount-Account header, null when absent. app.ts hands in the
  * container's; http/ knows no feature.
  */
-export type Authenticate = (credential: string, context: { account: string | null }) => Promise<Actor>;
+export type Authenticate = (credential: string, context: { account: string | null; audience: Audience }) => Promise<Actor>;
+
+/** Which resource a request is for: the REST API or the MCP endpoint. */
+export type Audience = 'api' | 'mcp';
 
 /**
  * Resolves the credential on every request (before rate limiting, so limits are per key), but only
@@ -64,7 +72,10 @@ export function registerAuth(app: FastifyInstance, authenticate: Authenticate): 
     }
     const account = request.headers[ACCOUNT_HEADER];
     try {
-      request.actor = await authenticate(match[1], { account: typeof account === 'string' && account !== '' ? account : null });
+      request.actor = await authenticate(match[1], {
+        account: typeof account === 'string' && account !== '' ? account : null,
+        audience: request.routeOptions.config?.audience ?? 'api',
+      });
     } catch (error) {
       if (error instanceof AppError) request.authError = error;
       else throw error;

@@ -23,6 +23,19 @@ export interface SessionActor {
 }
 
 /**
+ * What an OAuth access token adds (docs/agents.md): the connection an agent acts under, made when
+ * a person consented. `Actor.keyId` is the connection's id, so its daily cap works like a key's.
+ */
+export interface GrantActor {
+  /** The person who consented; questions asked through the grant are theirs (`askedBy`). */
+  personId: string;
+  clientId: string;
+  clientName: string;
+  /** Asks priced at or under this many credits go ahead without `confirm: true` (0: always ask first). */
+  autoApproveCredits: number;
+}
+
+/**
  * Who is calling. Services take this instead of a request (ARCHITECTURE §3 rule 2) so REST, MCP,
  * jobs and the CLI share them.
  */
@@ -34,6 +47,13 @@ export interface Actor {
   dailyCapCredits: number | null;
   /** Set when a signed-in person calls through a portal session (docs/portal.md); absent for keys. */
   session?: SessionActor;
+  /** Set when an agent calls with an OAuth access token (docs/agents.md); absent otherwise. */
+  grant?: GrantActor;
+}
+
+/** The person behind a call: the signed-in person, or the one who granted an agent access; null for a key. */
+export function personOf(actor: Actor): string | null {
+  return actor.session?.personId ?? actor.grant?.personId ?? null;
 }
 
 /**

@@ -25,6 +25,7 @@ export const ID_PREFIXES = {
   signIn: 'sgn',
   invitation: 'inv',
   checkout: 'chk',
+  connection: 'con',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -11,6 +11,7 @@ import * as m0011 from './0011-net-daily-cap.ts';
 import * as m0012 from './0012-people.ts';
 import * as m0013 from './0013-purchases.ts';
 import * as m0014 from './0014-support-tickets.ts';
+import * as m0015 from './0015-oauth.ts';
 
 /** Every migration, in the order it is applied. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0012-people': m0012,
   '0013-purchases': m0013,
   '0014-support-tickets': m0014,
+  '0015-oauth': m0015,
 };

@@ -34,16 +34,17 @@ export function createAccountsRepository(db: Db) {
     },
 
     async listKeys(accountId: string, tx: Db = db): Promise<ApiKeyRow[]> {
-      return tx.selectFrom('api_keys').selectAll().where('account_id', '=', accountId).orderBy('created_at', 'desc').orderBy('id').execute();
+      // Keys only: an agent's connection (kind 'oauth') is listed under Connected apps (docs/agents.md).
+      return tx.selectFrom('api_keys').selectAll().where('account_id', '=', accountId).where('kind', '=', 'key').orderBy('created_at', 'desc').orderBy('id').execute();
     },
 
     /** Revokes once; returns the row as it now stands (revoked_at unchanged if it already was). With `accountId`, only a key of that account. */
     async revokeKey(id: string, at: Date, accountId?: string, tx: Db = db): Promise<ApiKeyRow | undefined> {
-      let q = tx.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null);
+      let q = tx.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('kind', '=', 'key').where('revoked_at', 'is', null);
       if (accountId !== undefined) q = q.where('account_id', '=', accountId);
       await q.execute();
       const row = await this.findKey(id, tx);
-      return row && (accountId === undefined || row.account_id === accountId) ? row : undefined;
+      return row && row.kind === 'key' && (accountId === undefined || row.account_id === accountId) ? row : undefined;
     },
 
     async touchKey(id: string, at: Date, tx: Db = db): Promise<void> {

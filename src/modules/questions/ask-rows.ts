@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { QuestionsTable } from '../../db/schema.ts';
-import type { Actor } from '../../lib/actor.ts';
+import { personOf, type Actor } from '../../lib/actor.ts';
 import { newId, newPublicCode } from '../../lib/ids.ts';
 import { normalizeDraft } from '../draft/draft-defaults.ts';
 import type { AskBody } from './ask.schemas.ts';
@@ -34,7 +34,7 @@ export function askRows(ask: AskRequest, terms: AskTerms): { question: Insertabl
   const common = {
     accountId: actor.accountId,
     keyId: actor.keyId,
-    personId: actor.session?.personId ?? null,
+    personId: personOf(actor),
     source,
     etaMinutes: plan.eta,
     openForDays: plan.openForDays,

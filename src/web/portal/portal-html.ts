@@ -45,6 +45,7 @@ const NAV: Array<{ href: string; key: keyof PortalStrings }> = [
   { href: '/app/credits', key: 'navCredits' },
   { href: '/app/ledger', key: 'navLedger' },
   { href: '/app/developers', key: 'navDevelopers' },
+  { href: '/app/connections', key: 'navConnections' },
   { href: '/app/team', key: 'navTeam' },
   { href: '/app/support', key: 'navSupport' },
   { href: '/app/account', key: 'navAccount' },

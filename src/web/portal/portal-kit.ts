@@ -13,6 +13,8 @@ import type { DeveloperKeysService } from '../../modules/accounts/developer-keys
 import type { TeamsService } from '../../modules/teams/teams.service.ts';
 import type { SupportService } from '../../modules/support/support.service.ts';
 import type { AssetBundle } from '../shared/assets.ts';
+import type { ConnectionsService } from '../../modules/connections/connections.service.ts';
+import type { OauthInteractions } from '../../oauth/oauth-interactions.ts';
 import type { PortalContext } from './portal-context.ts';
 
 /** The services the portal's pages call (the container hands them in; pages know no other way in). */
@@ -30,6 +32,8 @@ export interface PortalDeps {
   developerKeys: DeveloperKeysService;
   teams: TeamsService;
   support: SupportService;
+  connections: ConnectionsService;
+  oauth: OauthInteractions;
 }
 
 /**

@@ -16,6 +16,7 @@ import { developersPages } from './pages/developers.routes.ts';
 import { teamPages } from './pages/team.routes.ts';
 import { supportPages } from './pages/support.routes.ts';
 import { accountPages } from './pages/account.routes.ts';
+import { connectionsPages } from './pages/connections.routes.ts';
 
 /**
  * The portal for people (`/app`, issue 10 point 7; docs/portal.md): sign-in, overview, buying
@@ -107,6 +108,6 @@ export function portalRoutes(deps: PortalDeps, assets: AssetBundle): FastifyPlug
     });
     app.setNotFoundHandler((request, reply) => message(request, reply, 404, strings(request).notFoundTitle, strings(request).notFoundBody));
 
-    for (const pages of [signInPages, overviewPages, creditsPages, developersPages, teamPages, supportPages, accountPages]) pages(app, kit);
+    for (const pages of [signInPages, overviewPages, creditsPages, developersPages, connectionsPages, teamPages, supportPages, accountPages]) pages(app, kit);
   };
 }

@@ -1,0 +1,99 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Provider } from 'oidc-provider';
+import { AppError } from '../lib/errors.ts';
+import { SCOPES, isScope, type Scope } from '../lib/actor.ts';
+import type { ConnectionsService } from '../modules/connections/connections.service.ts';
+import { clientDisplay, type ClientDisplay } from './oauth-provider.ts';
+import type { OauthUrls } from './oauth-urls.ts';
+
+/** An authorization waiting for the person (the consent page's subject). */
+export interface PendingAuthorization {
+  uid: string;
+  client: ClientDisplay & { id: string };
+  /** The scopes the app asked for (the four of the spec, in their order). */
+  scopes: Scope[];
+  /** The resources its tokens will be for ({mcp_url}, the REST API). */
+  resources: string[];
+  /** Where the browser goes after the answer (the app's redirect URI); null for the device grant. */
+  redirectUri: string | null;
+}
+
+/** What the person chose (docs/agents.md "Consent"). */
+export interface Approval {
+  personId: string;
+  accountId: string;
+  scopes: Scope[];
+  dailyCapCredits: number | null;
+  autoApproveCredits: number;
+}
+
+type Raw = { req: IncomingMessage; res: ServerResponse };
+const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : typeof value === 'string' && value ? [value] : []);
+
+/**
+ * The portal's side of oidc-provider's interactions (issue 11 point 2): what is asked, and the
+ * answer. Sign-in is the portal's own (a portal session), so an approval resolves the provider's
+ * login and consent prompts together: a grant with exactly the chosen scopes for the asked
+ * resources, and the connection that carries the account and caps.
+ */
+export function createOauthInteractions(deps: { provider: Provider; connections: ConnectionsService; urls: OauthUrls }) {
+  const { provider, connections, urls } = deps;
+
+  async function details({ req, res }: Raw) {
+    try {
+      return await provider.interactionDetails(req, res);
+    } catch {
+      // SessionNotFound and its kin: the cookie is gone, the uid unknown or expired.
+      throw new AppError('not_found', 'This sign-in request has expired or was already answered. Start again from the app.');
+    }
+  }
+
+  return {
+    async pending(raw: Raw, uid: string): Promise<PendingAuthorization> {
+      const interaction = await details(raw);
+      if (interaction.uid !== uid) throw new AppError('not_found', 'This sign-in request is not the one this browser started. Start again from the app.');
+      const clientId = String(interaction.params.client_id);
+      const client = await provider.Client.find(clientId);
+      if (!client) throw new AppError('not_found', 'The app that asked is no longer registered.');
+      const asked = list(interaction.params.scope).flatMap((s) => s.split(' '));
+      const resources = list(interaction.params.resource);
+      return {
+        uid,
+        client: { id: clientId, ...clientDisplay(client) },
+        scopes: SCOPES.filter((s) => asked.includes(s)),
+        resources: resources.length ? resources : [urls.mcp],
+        redirectUri: typeof interaction.params.redirect_uri === 'string' ? interaction.params.redirect_uri : null,
+      };
+    },
+
+    /** Records the consent and returns where the browser goes next (back into the provider). */
+    async approve(raw: Raw, uid: string, approval: Approval): Promise<string> {
+      const pending = await this.pending(raw, uid);
+      const scopes = approval.scopes.filter((s) => isScope(s) && pending.scopes.includes(s));
+      if (scopes.length === 0) throw new AppError('validation_failed', 'Choose at least one thing the app may do.');
+      const grant = new provider.Grant({ accountId: approval.personId, clientId: pending.client.id });
+      for (const resource of pending.resources) grant.addResourceScope(resource, scopes.join(' '));
+      const interaction = await details(raw);
+      if (list(interaction.params.scope).some((s) => s.split(' ').includes('offline_access'))) grant.addOIDCScope('offline_access');
+      const grantId = await grant.save();
+      await connections.create({
+        personId: approval.personId,
+        accountId: approval.accountId,
+        clientId: pending.client.id,
+        clientName: pending.client.name,
+        grantId,
+        scopes,
+        dailyCapCredits: approval.dailyCapCredits,
+        autoApproveCredits: approval.autoApproveCredits,
+      });
+      return provider.interactionResult(raw.req, raw.res, { login: { accountId: approval.personId }, consent: { grantId } }, { mergeWithLastSubmission: false });
+    },
+
+    /** The person said no: the app gets `access_denied`. */
+    async deny(raw: Raw, uid: string): Promise<string> {
+      await this.pending(raw, uid);
+      return provider.interactionResult(raw.req, raw.res, { error: 'access_denied', error_description: 'The person declined.' }, { mergeWithLastSubmission: false });
+    },
+  };
+}
+export type OauthInteractions = ReturnType<typeof createOauthInteractions>;

@@ -1,0 +1,36 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { Provider } from 'oidc-provider';
+import { OAUTH_PATH } from './oauth-urls.ts';
+
+/**
+ * Mounts the authorization server at {auth_url} = `/oauth` (docs/agents.md "Addresses"), and its
+ * RFC 8414 metadata at `/.well-known/oauth-authorization-server/oauth` (the RFC's place for an
+ * issuer with a path) and at `/.well-known/oauth-authorization-server` (where clients that only
+ * know the host look first). oidc-provider is a Koa application that reads its own request bodies,
+ * so these routes take the body unparsed and hand the raw request over (reply.hijack: the provider
+ * writes the response). They stay behind the per-IP rate limit like every route.
+ */
+export function oauthRoutes(provider: Provider): FastifyPluginAsync {
+  const callback = provider.callback();
+  const handOver = (path: (url: string) => string) => (request: FastifyRequest, reply: FastifyReply) => {
+    reply.hijack();
+    const url = path(request.raw.url ?? '/');
+    // The provider builds its endpoints' URLs from the mount path, which it reads (as under
+    // Express) from originalUrl minus url: always /oauth, the well-known routes included.
+    Object.assign(request.raw, { originalUrl: `${OAUTH_PATH}${url}`, url });
+    callback(request.raw, reply.raw);
+  };
+  const route = { schema: { hide: true }, config: { scope: null } } as const;
+  return async (app) => {
+    // The provider parses bodies itself (forms and JSON); leave the stream unread.
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    const withinIssuer = handOver((url) => url.slice(OAUTH_PATH.length) || '/');
+    app.all(OAUTH_PATH, route, withinIssuer);
+    app.all(`${OAUTH_PATH}/*`, route, withinIssuer);
+    const metadata = handOver((url) => `/.well-known/oauth-authorization-server${url.includes('?') ? url.slice(url.indexOf('?')) : ''}`);
+    app.get('/.well-known/oauth-authorization-server', route, metadata);
+    app.get(`/.well-known/oauth-authorization-server${OAUTH_PATH}`, route, metadata);
+    app.get(`/.well-known/openid-configuration${OAUTH_PATH}`, route, handOver(() => '/.well-known/openid-configuration'));
+  };
+}
