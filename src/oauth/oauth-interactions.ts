@@ -72,7 +72,12 @@ export function createOauthInteractions(deps: { provider: Provider; connections:
       const scopes = approval.scopes.filter((s) => isScope(s) && pending.scopes.includes(s));
       if (scopes.length === 0) throw new AppError('validation_failed', 'Choose at least one thing the app may do.');
       const grant = new provider.Grant({ accountId: approval.personId, clientId: pending.client.id });
-      for (const resource of pending.resources) grant.addResourceScope(resource, scopes.join(' '));
+      // What the person unticked is recorded as refused, so the provider does not ask again.
+      const refused = pending.scopes.filter((s) => !scopes.includes(s));
+      for (const resource of pending.resources) {
+        grant.addResourceScope(resource, scopes.join(' '));
+        if (refused.length) grant.rejectResourceScope(resource, refused.join(' '));
+      }
       const interaction = await details(raw);
       if (list(interaction.params.scope).some((s) => s.split(' ').includes('offline_access'))) grant.addOIDCScope('offline_access');
       const grantId = await grant.save();

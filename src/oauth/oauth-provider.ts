@@ -80,7 +80,8 @@ export function createOauthProvider(deps: OauthProviderDeps): { provider: Provid
     },
     // The person is found by the portal; oidc-provider only needs their id as the subject.
     findAccount: async (_ctx, id) => ({ accountId: id, claims: async () => ({ sub: id }) }),
-    scopes: ['offline_access', ...SCOPES],
+    // Only the provider's own scopes: the API's four are the resource servers' (getResourceServerInfo).
+    scopes: ['offline_access'],
     responseTypes: ['code'],
     formats: { bitsOfOpaqueRandomness: OPAQUE_TOKEN_BITS },
     pkce: { required: () => true },
@@ -166,6 +167,14 @@ export function createOauthProvider(deps: OauthProviderDeps): { provider: Provid
   provider.use(async (ctx, next) => {
     if (ctx.path === '/authorize' && ctx.method === 'GET' && !ctx.query.scope) ctx.query = { ...ctx.query, scope: SCOPES.join(' ') };
     await next();
+  });
+  // The metadata lists the resource servers' scopes too (oidc-provider lists only its own), so a
+  // client that reads scopes_supported asks for what Headcount can grant.
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.path.startsWith('/.well-known/') && ctx.body && typeof ctx.body === 'object') {
+      (ctx.body as { scopes_supported?: string[] }).scopes_supported = [...SCOPES, 'offline_access'];
+    }
   });
   // The provider ended a grant (a rotated refresh token used again, RFC 7009 revocation): the
   // connection in the portal ends with it.

@@ -39,7 +39,7 @@ export class HttpBrowser {
   private cookieHeader(url: URL): string {
     return [...this.jar.entries()]
       .filter(([, c]) => url.pathname === c.path || url.pathname.startsWith(c.path.endsWith('/') ? c.path : `${c.path}/`))
-      .map(([name, c]) => `${name}=${c.value}`)
+      .map(([key, c]) => `${key.split('\u0000')[0]}=${c.value}`)
       .join('; ');
   }
 
