@@ -183,7 +183,7 @@ export function createContainer(config: Config, database: Database, clock: Clock
    */
   const authenticate = (credential: string, context: { account: string | null; audience: 'api' | 'mcp' }): Promise<Actor> => {
     if (credential.startsWith(SESSION_TOKEN_PREFIX)) return sessions.authenticate(credential, context);
-    if (isAccessTokenShaped(credential)) return oauthToken(credential, context.audience);
+    if (isAccessTokenShaped(credential)) return oauthToken(credential, context);
     return accounts.authenticate(credential, context);
   };
   return {

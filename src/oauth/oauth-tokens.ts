@@ -21,7 +21,8 @@ export function isAccessTokenShaped(text: string): boolean {
  */
 export function createOauthTokenAuthenticator(deps: { provider: Provider; urls: OauthUrls; connections: ConnectionsService }) {
   const { provider, urls, connections } = deps;
-  return async (value: string, audience: 'api' | 'mcp'): Promise<Actor> => {
+  return async (value: string, context: { audience: 'api' | 'mcp'; account: string | null }): Promise<Actor> => {
+    const { audience } = context;
     const token = await provider.AccessToken.find(value);
     if (!token || !token.grantId) throw new AppError('unauthorized', 'The access token is not known, has expired or was revoked: refresh it, or connect the app again.');
     const allowed = audience === 'mcp' ? [urls.mcp] : [urls.mcp, urls.api];
@@ -29,6 +30,6 @@ export function createOauthTokenAuthenticator(deps: { provider: Provider; urls: 
     if (typeof aud !== 'string' || !allowed.includes(aud)) {
       throw new AppError('unauthorized', `This access token is for another resource; ask for one with resource=${allowed[0]}.`);
     }
-    return connections.actorFor(token.grantId, (token.scope ?? '').split(' ').filter(Boolean));
+    return connections.actorFor(token.grantId, (token.scope ?? '').split(' ').filter(Boolean), context.account);
   };
 }

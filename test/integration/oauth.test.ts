@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/test-app.ts';
 import { createListeningApp, csrfIn, HttpBrowser, type Page } from '../helpers/http-browser.ts';
-import { newEmail, signInMailOf } from '../helpers/people.ts';
+import { newEmail, signIn, signInMailOf } from '../helpers/people.ts';
 import { choiceDraft, grant, NO_RATE_LIMITS, seedHeads } from '../helpers/questions.ts';
 
 /**
@@ -230,6 +230,50 @@ describe('authorization code with PKCE, through the portal (R4.3)', () => {
     const response = await api('/v1/billing/balance', c.access);
     expect(response.status).toBe(403);
     expect((await response.json()).error).toMatchObject({ code: 'insufficient_scope', details: { scope: 'account:read' } });
+  });
+});
+
+describe('accounts (issue 11 point 3; R5.4)', () => {
+  it('a connection acts for the account chosen at consent: another in Headcount-Account is refused, another account\'s question is 404', async () => {
+    const c = await connect();
+    const other = await connect();
+    const otherAccount = (await t.db.selectFrom('api_keys').select('account_id').where('client_id', '=', other.clientId).executeTakeFirstOrThrow()).account_id;
+    const named = await api('/v1/billing/balance', c.access, { headers: { 'headcount-account': otherAccount } });
+    expect(named.status).toBe(403);
+    expect((await named.json()).error.code).toBe('insufficient_scope');
+    await grant(t, otherAccount, 2_000);
+    const asked = await api('/v2/questions', other.access, { method: 'POST', headers: { 'idempotency-key': randomUUID() }, body: JSON.stringify({ draft: choiceDraft() }) });
+    expect(asked.status).toBe(201);
+    const { question } = await asked.json();
+    expect((await api(`/v2/questions/${question.id}`, c.access)).status).toBe(404);
+    expect((await api(`/v2/questions/${question.id}`, other.access)).status).toBe(200);
+  });
+
+  it('on a team: asks carry teamId and the person; when the person leaves the team, the agent is refused at once', async () => {
+    const owner = await signIn(t, newEmail('team-owner'));
+    const team = { id: (await t.inject({ method: 'POST', url: '/v1/teams', headers: owner.auth, payload: { name: 'Agents team', currency: 'GBP' } })).json().account.accountId as string };
+    await grant(t, team.id, 3_000);
+    const memberEmail = newEmail('team-member');
+    expect((await t.inject({ method: 'POST', url: `/v1/accounts/${team.id}/invitations`, headers: owner.as(team.id), payload: { email: memberEmail, role: 'member' } })).statusCode).toBe(201);
+    const member = await signIn(t, memberEmail);
+    const invitation = (await t.inject({ url: '/v1/invitations', headers: member.auth })).json().invitations[0];
+    expect((await t.inject({ method: 'POST', url: `/v1/invitations/${invitation.id}/accept`, headers: member.auth })).statusCode).toBe(200);
+
+    const client = await register({ client_name: 'Team agent' });
+    const { verifier, challenge } = pkce();
+    const browser = new HttpBrowser(t.baseUrl);
+    const consent = await signInThere(browser, await browser.open(authorizeUrl(client.client_id, challenge)), memberEmail);
+    expect(consent.body).toContain('Agents team');
+    const back = await answer(browser, consent, { decision: 'allow', account: team.id, scopes: ['questions:read', 'questions:write', 'account:read'], cap: '1000', autoApprove: '0' });
+    const issued = await token({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, code_verifier: verifier, redirect_uri: REDIRECT, client_id: client.client_id });
+    const asked = await api('/v2/questions', issued.body.access_token, { method: 'POST', headers: { 'idempotency-key': randomUUID() }, body: JSON.stringify({ draft: choiceDraft() }) });
+    expect(asked.status).toBe(201);
+    expect((await asked.json()).question).toMatchObject({ teamId: team.id, askedBy: { id: member.personId } });
+
+    expect((await t.inject({ method: 'DELETE', url: `/v1/accounts/${team.id}/members/${member.personId}`, headers: owner.as(team.id) })).statusCode).toBe(200);
+    const refused = await api('/v1/billing/balance', issued.body.access_token);
+    expect(refused.status).toBe(401);
+    expect((await refused.json()).error.message).toMatch(/left the account/);
   });
 });
 

@@ -69,10 +69,14 @@ export function createConnectionsService(deps: { repo: ConnectionsRepository; st
      * The actor of an access token of `grantId` carrying `tokenScopes`: the connection's account,
      * the scopes both the token and the consent hold, the consent's cap.
      */
-    async actorFor(grantId: string, tokenScopes: readonly string[]): Promise<Actor> {
+    async actorFor(grantId: string, tokenScopes: readonly string[], account: string | null = null): Promise<Actor> {
       const row = await repo.findByGrant(grantId);
       if (!row || row.revoked_at) throw new AppError('unauthorized', 'This connection was revoked; connect the app again.');
       if (!row.role) throw new AppError('unauthorized', 'The person who connected this app has left the account; connect again.');
+      // Like a key, a connection acts for the account chosen at consent; naming another is refused, not ignored.
+      if (account && account !== row.account_id) {
+        throw new AppError('insufficient_scope', 'This connection acts for another account: it was granted for one account at consent.', { account });
+      }
       const now = clock.now();
       if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() > TOUCH_INTERVAL_MS) await repo.touch(row.id, now);
       const scopes = row.scopes.filter((s): s is Scope => isScope(s) && tokenScopes.includes(s));
