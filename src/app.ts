@@ -13,6 +13,7 @@ import { registerClosing, serverOptions } from './http/server-options.ts';
 import { registerAuth } from './http/auth.ts';
 import { registerRouteConventions } from './http/route-conventions.ts';
 import { registerOpenApi } from './http/openapi.ts';
+import { SCOPE_MEANINGS } from './lib/actor.ts';
 import { API_TAGS, SHARED_SCHEMAS } from './openapi-schemas.ts';
 import { connectRateLimitRedis, createWeightedStore, HALF_COST_SUFFIX } from './http/rate-limit-store.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -83,7 +84,11 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   registerClosing(app);
   registerErrorHandling(app);
   registerRouteConventions(app);
-  await registerOpenApi(app, config.publicBaseUrl, { schemas: SHARED_SCHEMAS, tags: API_TAGS });
+  await registerOpenApi(app, config.publicBaseUrl, {
+    schemas: SHARED_SCHEMAS,
+    tags: API_TAGS,
+    oauth: { authorizationUrl: `${container.oauthUrls.issuer}/authorize`, tokenUrl: `${container.oauthUrls.issuer}/token`, resource: container.oauthUrls.mcp, scopes: SCOPE_MEANINGS },
+  });
   registerAuth(app, container.authenticate);
 
   // With REDIS_URL the counters are shared by every process (R6.3). If Redis fails, requests pass

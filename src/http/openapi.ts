@@ -14,6 +14,8 @@ export interface OpenApiContent {
   schemas: readonly TSchema[];
   /** The reference's sections, in the order people read them. */
   tags: readonly { name: string; description: string }[];
+  /** The authorization server's endpoints and the scopes it grants, for the `oauth2` scheme. */
+  oauth: { authorizationUrl: string; tokenUrl: string; resource: string; scopes: Readonly<Record<string, string>> };
 }
 
 export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: string, content: OpenApiContent): Promise<void> {
@@ -42,11 +44,27 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
           bearerAuth: {
             type: 'http',
             scheme: 'bearer',
-            bearerFormat: 'hc_live_… API key, or hc_ses_… portal session',
+            bearerFormat: 'hc_live_… API key, hc_ses_… portal session, or OAuth access token',
             description:
               'An API key (made in the portal under Developers) sent as `Authorization: Bearer <key>`; each operation lists the scope a key needs. ' +
+              'An OAuth access token (see `oauth2`) is sent the same way, with the scopes, account and daily cap its person granted. ' +
               'A portal session token (`hc_ses_…`, from `POST /v1/auth/sign-in/verify`) works too, with every scope, for the accounts its person belongs to: ' +
               'the personal account, or the one named in the `Headcount-Account: acc_…` header (403 `insufficient_scope` when the person is not a member).',
+          },
+          oauth2: {
+            type: 'oauth2',
+            description:
+              'For agents and apps acting for a person (docs/agents.md): authorization code with PKCE (S256), the `resource` parameter ' +
+              `${content.oauth.resource} (tokens for it work on this API and on MCP), ` +
+              'dynamic client registration and the device grant. The person picks the account, the scopes and a daily spend cap on the consent page.',
+            flows: {
+              authorizationCode: {
+                authorizationUrl: content.oauth.authorizationUrl,
+                tokenUrl: content.oauth.tokenUrl,
+                refreshUrl: content.oauth.tokenUrl,
+                scopes: { ...content.oauth.scopes },
+              },
+            },
           },
           portalSession: {
             type: 'http',

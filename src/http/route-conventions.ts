@@ -40,7 +40,7 @@ export function registerRouteConventions(app: FastifyInstance): void {
     add('503', 'The database cannot be reached just now (`service_unavailable`); retry after the `Retry-After` header.');
     schema.response = response;
     if (config.portalOnly) schema.security = [{ portalSession: [] }];
-    else if (config.scope) schema.security = [{ bearerAuth: [config.scope] }];
+    else if (config.scope) schema.security = [{ bearerAuth: [config.scope] }, { oauth2: [config.scope] }];
     else if (config.declaredScope) schema.security = [{}, { bearerAuth: [config.declaredScope] }];
     else if (config.optionalCredential) schema.security = [{}, { bearerAuth: [] }, { portalSession: [] }];
     else schema.security = [];

@@ -4,6 +4,14 @@ import { AppError } from './errors.ts';
 export const SCOPES = ['questions:read', 'questions:write', 'templates:read', 'account:read'] as const;
 export type Scope = (typeof SCOPES)[number];
 
+/** What each scope allows, in the spec's words (OpenAPI's oauth2 scheme, the consent page's fallback). */
+export const SCOPE_MEANINGS: Readonly<Record<Scope, string>> = {
+  'questions:read': 'Read questions, results, answers, insights, exports, drafts, projects, labels and share links.',
+  'questions:write': 'Ask and spend up to the cap; change, cancel, flag, pin, dispute, share, save drafts, create projects, upload.',
+  'templates:read': 'Read templates.',
+  'account:read': 'Read the balance, the ledger and the connection.',
+};
+
 export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);
 }

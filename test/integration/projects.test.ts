@@ -199,10 +199,10 @@ describe('projects over HTTP', () => {
 
   it('documents the four operations under Projects', async () => {
     const doc = (await app.inject('/openapi.json')).json();
-    expect(doc.paths['/v1/projects'].get).toMatchObject({ operationId: 'listProjects', tags: ['Projects'], security: [{ bearerAuth: ['questions:read'] }] });
-    expect(doc.paths['/v1/projects'].post).toMatchObject({ operationId: 'createProject', tags: ['Projects'], security: [{ bearerAuth: ['questions:write'] }] });
-    expect(doc.paths['/v1/projects/{id}'].patch).toMatchObject({ operationId: 'updateProject', tags: ['Projects'], security: [{ bearerAuth: ['questions:write'] }] });
-    expect(doc.paths['/v1/projects/{id}'].delete).toMatchObject({ operationId: 'deleteProject', tags: ['Projects'], security: [{ bearerAuth: ['questions:write'] }] });
+    expect(doc.paths['/v1/projects'].get).toMatchObject({ operationId: 'listProjects', tags: ['Projects'], security: [{ bearerAuth: ['questions:read'] }, { oauth2: ['questions:read'] }] });
+    expect(doc.paths['/v1/projects'].post).toMatchObject({ operationId: 'createProject', tags: ['Projects'], security: [{ bearerAuth: ['questions:write'] }, { oauth2: ['questions:write'] }] });
+    expect(doc.paths['/v1/projects/{id}'].patch).toMatchObject({ operationId: 'updateProject', tags: ['Projects'], security: [{ bearerAuth: ['questions:write'] }, { oauth2: ['questions:write'] }] });
+    expect(doc.paths['/v1/projects/{id}'].delete).toMatchObject({ operationId: 'deleteProject', tags: ['Projects'], security: [{ bearerAuth: ['questions:write'] }, { oauth2: ['questions:write'] }] });
     expect(Object.keys(doc.paths['/v1/projects'].post.responses)).toContain('201');
   });
 
