@@ -10,7 +10,7 @@ import type { PoolService } from '../panel/pool.service.ts';
 import type { ProjectsRepository } from '../projects/projects.repository.ts';
 import type { DraftsRepository } from '../drafts/drafts.repository.ts';
 import type { AskBody } from './ask.schemas.ts';
-import { planAsk } from './ask-plan.ts';
+import { planAsk, type AskPlan } from './ask-plan.ts';
 import { askRows } from './ask-rows.ts';
 import { storedResponse, withIdempotency, type Stored } from './idempotency.ts';
 import type { IdempotencyRepository } from './idempotency.repository.ts';
@@ -25,6 +25,30 @@ export { DEFAULT_OPEN_DAYS } from './effective-draft.ts';
 export const CREDITS_LOW_THRESHOLD = 1000;
 
 export type AskResult = Stored<{ question: Question }>;
+
+/**
+ * What an ask of a body would reserve if it ran now: the same plan and the same rule for the free
+ * private question as the ask itself (MCP shows it before asking for `confirm: true`).
+ */
+export interface AskQuote {
+  n: number;
+  creditsPerAnswer: number;
+  /** The question's own reservation (n × creditsPerAnswer; 0 for the day's free private question). */
+  mainCredits: number;
+  /** What the follow-ups (`then`) reserve on top. */
+  followUpCredits: number;
+  creditsTotal: number;
+  etaMinutes: number;
+  freePrivate: boolean;
+}
+
+/** The reservation of a plan: the main question (free when it is the day's first private one) plus its follow-ups. */
+function priceOf(plan: AskPlan, freePrivate: boolean): Omit<AskQuote, 'etaMinutes' | 'freePrivate'> {
+  const perAnswer = freePrivate ? 0 : plan.mainPrice.creditsPerAnswer;
+  const mainCredits = perAnswer * plan.main.n;
+  const followUpCredits = plan.followPrices.reduce((sum, p) => sum + p.creditsTotal, 0);
+  return { n: plan.main.n, creditsPerAnswer: perAnswer, mainCredits, followUpCredits, creditsTotal: mainCredits + followUpCredits };
+}
 
 export interface AskSideEffects {
   /** Called after commit for every question created (timers, wake-ups). */
@@ -56,7 +80,7 @@ interface Deps {
   questions: QuestionsRepository;
   drafts: DraftsRepository;
   projects: Pick<ProjectsRepository, 'exists'>;
-  idempotency: Pick<IdempotencyRepository, 'deleteExpired'>;
+  idempotency: Pick<IdempotencyRepository, 'deleteExpired' | 'findUnexpired'>;
   holds: CreditHolds;
   pool: PoolService;
   effects: AskSideEffects;
@@ -79,7 +103,7 @@ export function createAskService(deps: Deps) {
       const stored = await storedResponse<{ question: Question }>(db, { accountId: actor.accountId, key: idempotencyKey, requestHash: hash, now });
       if (stored) return stored;
       const plan = await planAsk(deps, actor, body, now);
-      const { main, mainPrice, followUps, followPrices, isPrivate } = plan;
+      const { main, followUps, isPrivate } = plan;
       const created: Array<{ id: string; status: string; scheduledFor: Date | null; closesAt: Date | null }> = [];
 
       const result = await inTransaction(db, (tx) =>
@@ -90,9 +114,7 @@ export function createAskService(deps: Deps) {
         const today = isPrivate ? await questions.countPrivateSince(actor.accountId, startOfUtcDay(now), tx) : null;
         // One private question a day is free (docs/asking.md); after that it costs what the estimate says.
         const freePrivate = isPrivate && today!.count === 0;
-        const perAnswer = freePrivate ? 0 : mainPrice.creditsPerAnswer;
-        const mainTotal = perAnswer * main.n;
-        const total = mainTotal + followPrices.reduce((sum, p) => sum + p.creditsTotal, 0);
+        const { creditsPerAnswer: perAnswer, mainCredits: mainTotal, creditsTotal: total } = priceOf(plan, freePrivate);
 
         const id = newId('question');
 
@@ -133,6 +155,28 @@ export function createAskService(deps: Deps) {
 
       for (const question of created) await deps.effects.questionCreated(question);
       return result;
+    },
+
+    /**
+     * The price of an ask without asking: validates and plans exactly as the ask does (so it throws
+     * the same validation, content and not-found errors) and writes nothing. The free private
+     * question is judged now; the ask judges it again under its lock.
+     */
+    async quote(actor: Actor, body: AskBody): Promise<AskQuote> {
+      const now = clock.now();
+      const plan = await planAsk(deps, actor, body, now);
+      const freePrivate = plan.isPrivate && (await questions.countPrivateSince(actor.accountId, startOfUtcDay(now))).count === 0;
+      return { ...priceOf(plan, freePrivate), etaMinutes: plan.eta, freePrivate };
+    },
+
+    /**
+     * When a response was stored under this Idempotency-Key of the account (ask or add heads),
+     * null when none is stored or its 24 hours are over. MCP's derived keys use it to keep their
+     * own shorter window (docs/agents.md "Safety rules").
+     */
+    async keyStoredAt(actor: Actor, idempotencyKey: string): Promise<Date | null> {
+      const row = await deps.idempotency.findUnexpired(actor.accountId, idempotencyKey, clock.now());
+      return row ? row.created_at : null;
     },
 
     /** Deletes keys past their 24-hour window (R1.5). */
