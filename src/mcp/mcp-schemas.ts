@@ -62,11 +62,10 @@ export function zodOf(schema: TSchema, description?: string): z.ZodType {
 }
 
 /** The properties of a REST object schema as a tool's argument shape (optional where the schema says). */
-export function zodFields(schema: TObject, omit: readonly string[] = []): Record<string, z.ZodType> {
+export function zodFields(schema: TObject): Record<string, z.ZodType> {
   const required = new Set(schema.required ?? []);
   const shape: Record<string, z.ZodType> = {};
   for (const [name, property] of Object.entries(schema.properties)) {
-    if (omit.includes(name)) continue;
     const field = zodOf(property);
     shape[name] = required.has(name) ? field : field.optional();
   }
@@ -98,6 +97,6 @@ export function restCheck<T extends TSchema>(schema: T): (value: unknown) => { o
 }
 
 /** The arguments that were given (undefined left out), so hashes and bodies see exactly what was sent. */
-export function given(args: Record<string, unknown>, omit: readonly string[] = []): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(args).filter(([key, value]) => value !== undefined && !omit.includes(key)));
+export function given(args: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined));
 }

@@ -15,8 +15,8 @@ import { balanceFor, capText, moneyJson, moneyLine, reply } from './mcp-results.
 import { given, restCheck, zodFields, zodOf } from './mcp-schemas.ts';
 
 /**
- * estimate and ask (docs/agents.md "Tools"). The ask is the one call that spends, so it goes in
- * two steps (Safety rules): the first call prices it exactly (the ask service's own plan) and
+ * estimate and ask (docs/agents.md "Tools"). The ask spends, so it goes in two steps (Safety
+ * rules): the first call prices it exactly (the ask service's own plan) and
  * asks for `confirm: true`, unless the price is within what the person let this agent spend
  * without asking (an OAuth grant's autoApproveCredits; 0 for keys and sessions). Retries are
  * caught by the derived idempotency key (mcp-idempotency.ts).

@@ -72,8 +72,12 @@ export function createOauthInteractions(deps: { provider: Provider; connections:
       const scopes = approval.scopes.filter((s) => isScope(s) && pending.scopes.includes(s));
       if (scopes.length === 0) throw new AppError('validation_failed', 'Choose at least one thing the app may do.');
       const grant = new provider.Grant({ accountId: approval.personId, clientId: pending.client.id });
-      // What the person unticked is recorded as refused, so the provider does not ask again.
+      // The chosen scopes for each resource (what tokens carry) and as the provider's own scopes
+      // (what its consent check reads, since they are listed there too); what the person
+      // unticked is recorded as refused, so the provider does not ask again.
       const refused = pending.scopes.filter((s) => !scopes.includes(s));
+      grant.addOIDCScope(scopes.join(' '));
+      if (refused.length) grant.rejectOIDCScope(refused.join(' '));
       for (const resource of pending.resources) {
         grant.addResourceScope(resource, scopes.join(' '));
         if (refused.length) grant.rejectResourceScope(resource, refused.join(' '));

@@ -80,8 +80,10 @@ export function createOauthProvider(deps: OauthProviderDeps): { provider: Provid
     },
     // The person is found by the portal; oidc-provider only needs their id as the subject.
     findAccount: async (_ctx, id) => ({ accountId: id, claims: async () => ({ sub: id }) }),
-    // Only the provider's own scopes: the API's four are the resource servers' (getResourceServerInfo).
-    scopes: ['offline_access'],
+    // The API's four scopes are the resource servers' (getResourceServerInfo) and also listed here,
+    // because clients may name them in their registration's `scope`, which oidc-provider checks
+    // against this list; the consent page grants them both ways (oauth-interactions.ts).
+    scopes: ['offline_access', ...SCOPES],
     responseTypes: ['code'],
     formats: { bitsOfOpaqueRandomness: OPAQUE_TOKEN_BITS },
     pkce: { required: () => true },
@@ -167,14 +169,6 @@ export function createOauthProvider(deps: OauthProviderDeps): { provider: Provid
   provider.use(async (ctx, next) => {
     if (ctx.path === '/authorize' && ctx.method === 'GET' && !ctx.query.scope) ctx.query = { ...ctx.query, scope: SCOPES.join(' ') };
     await next();
-  });
-  // The metadata lists the resource servers' scopes too (oidc-provider lists only its own), so a
-  // client that reads scopes_supported asks for what Headcount can grant.
-  provider.use(async (ctx, next) => {
-    await next();
-    if (ctx.path.startsWith('/.well-known/') && ctx.body && typeof ctx.body === 'object') {
-      (ctx.body as { scopes_supported?: string[] }).scopes_supported = [...SCOPES, 'offline_access'];
-    }
   });
   // The provider ended a grant (a rotated refresh token used again, RFC 7009 revocation): the
   // connection in the portal ends with it.
