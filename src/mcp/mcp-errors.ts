@@ -24,7 +24,7 @@ function fieldLines(items: readonly ValidationItem[]): string {
 }
 
 /** What to do about each code of the catalogue (spec "Errors"). */
-function advice(error: AppError, base: string, tool: string): string | undefined {
+function advice(error: AppError, base: string, tool: string, grant: boolean): string | undefined {
   const details = error.details ?? {};
   switch (error.code) {
     case 'validation_failed': {
@@ -36,7 +36,11 @@ function advice(error: AppError, base: string, tool: string): string | undefined
       return `Buy credits at ${base}/app/credits, or ask for fewer answers (a lower n). Nothing was spent.`;
     case 'spend_cap_exceeded': {
       const left = num(details.capRemaining);
-      return `${left === null ? 'The daily spend cap' : `The daily spend cap leaves ${left} credits today`}; ask for fewer answers, wait until tomorrow (UTC), or have the person who owns this key raise its cap in the portal (${base}/app/developers). Nothing was spent.`;
+      // A connection's cap was set by its person at consent (connect again to change it); a key's by an admin under Developers.
+      const raise = grant
+        ? `or ask your person to connect this app again with a higher cap (they can see it under ${base}/app/connections)`
+        : `or have an admin of the account raise this key's cap in the portal (${base}/app/developers)`;
+      return `${left === null ? 'The daily spend cap' : `The daily spend cap leaves ${left} credits today`}; ask for fewer answers, wait until tomorrow (UTC), ${raise}. Nothing was spent.`;
     }
     case 'insufficient_scope':
       return details.scope ? `Use a credential with the "${String(details.scope)}" scope.` : 'Use a credential that is allowed to do this.';
@@ -66,7 +70,7 @@ function advice(error: AppError, base: string, tool: string): string | undefined
 /** Any failure of a tool as a tool result. */
 export function toolError(error: unknown, ctx: ToolContext, tool: string): CallToolResult {
   if (error instanceof AppError && error.status < 500) {
-    return errorResult(error.code, error.message, advice(error, ctx.options.publicBaseUrl, tool));
+    return errorResult(error.code, error.message, advice(error, ctx.options.publicBaseUrl, tool, ctx.actor.grant !== undefined));
   }
   ctx.options.log.error({ err: error, tool }, 'MCP tool failed');
   return errorResult(

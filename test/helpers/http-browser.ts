@@ -1,19 +1,12 @@
-import net from 'node:net';
 import { createTestApp, type TestApp, type TestAppOptions } from './test-app.ts';
+import { freePort } from './service-process.ts';
 
 /**
  * The app listening on a real port of 127.0.0.1, with PUBLIC_BASE_URL naming that address: what OAuth
  * and MCP clients discover (issuer, resource, metadata URLs) must be where they can reach it.
  */
 export async function createListeningApp(options: TestAppOptions = {}): Promise<TestApp & { baseUrl: string }> {
-  const port = await new Promise<number>((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port: free } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(free));
-    });
-  });
+  const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const t = await createTestApp({ ...options, env: { ...options.env, PUBLIC_BASE_URL: baseUrl } });
   await t.app.listen({ port, host: '127.0.0.1' });

@@ -191,7 +191,7 @@ describe('the official MCP SDK client with OAuth (issue 11 point 6)', () => {
     // client forgets them, and its only way on is to send its person to authorize again.
     await expect(client.callTool({ name: 'get_balance', arguments: {} })).rejects.toBeInstanceOf(UnauthorizedError);
     expect(provider.saved).toBeUndefined();
-    expect(provider.authorizationUrl?.pathname).toBe('/oauth/authorize');
+    expect((provider.authorizationUrl as URL | null)?.pathname).toBe('/oauth/authorize');
     await client.close().catch(() => {});
   });
 });
