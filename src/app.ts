@@ -138,7 +138,7 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   await app.register(billingRoutes(container));
   if (container.paymentProvider.name === 'test') await app.register(testProviderRoutes(container, assets));
   await app.register(portalRoutes(container, assets), { prefix: '/app' });
-  await app.register(oauthRoutes(container.oauthProvider));
+  await app.register(oauthRoutes(container.oauthProvider, { registrationsPerHour: config.rateLimit.oauthRegistrationsPerHour }));
   await app.register(supportRoutes(container));
   // The MCP server for AI agents (docs/agents.md): tools over the same services as the routes above.
   await app.register(mcpRoutes(container, { publicBaseUrl: config.publicBaseUrl }));

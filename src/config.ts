@@ -34,6 +34,8 @@ export interface Config {
   readonly rateLimit: {
     readonly perKeyPerMinute: number;
     readonly perIpPerMinute: number;
+    /** OAuth dynamic client registrations one address may make in an hour (OAUTH_REGISTRATIONS_PER_HOUR; docs/agents.md). */
+    readonly oauthRegistrationsPerHour: number;
     /** Prefix of the counters' keys in Redis, so deployments (or test runs) sharing a Redis stay apart. */
     readonly redisPrefix: string;
   };
@@ -231,6 +233,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     rateLimit: {
       perKeyPerMinute: int('RATE_LIMIT_PER_KEY', 600, 1, 1_000_000),
       perIpPerMinute: int('RATE_LIMIT_PER_IP', 120, 1, 1_000_000),
+      oauthRegistrationsPerHour: int('OAUTH_REGISTRATIONS_PER_HOUR', 20, 1, 1_000_000),
       redisPrefix: read('RATE_LIMIT_REDIS_PREFIX') ?? 'hc:rl:',
     },
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 256 * 1024, 1024, 50 * 1024 * 1024),

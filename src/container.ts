@@ -173,7 +173,7 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const assets = loadAssets();
   const oauthStore = createOauthStoreRepository(db);
   const connections = createConnectionsService({ repo: createConnectionsRepository(db), store: oauthStore, people: peopleRepo, clock });
-  const { provider: oauthProvider, urls: oauthUrls } = createOauthProvider({ config, store: oauthStore, connections, pages: createOauthPages(assets, config) });
+  const { provider: oauthProvider, urls: oauthUrls } = createOauthProvider({ config, log: log.child({ name: 'oauth' }), store: oauthStore, connections, pages: createOauthPages(assets, config) });
   const oauth = createOauthInteractions({ provider: oauthProvider, connections, urls: oauthUrls });
   const oauthToken = createOauthTokenAuthenticator({ provider: oauthProvider, urls: oauthUrls, connections });
   /**

@@ -10,7 +10,8 @@ import { jobDefinitions } from './jobs/jobs.ts';
 import { createSimulator } from './modules/panel/simulator.ts';
 import { createLocalNotifier, createPostgresNotifier } from './lib/notifier.ts';
 import { answerSentiment } from './modules/text/sentiment.ts';
-import { wantsPrettyLogs } from './lib/logger.ts';
+import { loggerOptions, wantsPrettyLogs } from './lib/logger.ts';
+import pino from 'pino';
 
 /** The command the ready line points a person at (the admin CLI's usage). */
 const ADMIN_CLI = 'npm run --silent admin -- help';
@@ -32,8 +33,11 @@ async function main(): Promise<void> {
   // The job queue is made first: the container's timers send through it; it starts below, with
   // the jobs the container's services declare.
   const jobs = createJobRunner(database.connection);
-  const container = createContainer(config, database, undefined, { notifier, queue: jobs });
   const prettyLogs = wantsPrettyLogs(config.nodeEnv, process.stdout.isTTY);
+  // The services' own log lines (mail, OAuth) in the same format as the requests' (readable on a
+  // terminal in development, JSON lines anywhere else).
+  const { stream, ...options } = loggerOptions({ level: config.logLevel, pretty: prettyLogs });
+  const container = createContainer(config, database, undefined, { notifier, queue: jobs, log: stream ? pino(options, stream) : pino(options) });
   const app = await buildApp(container, { prettyLogs });
   if (applied.length) app.log.info({ migrations: applied }, 'migrations applied');
   if (config.simHeads > 0) {

@@ -5,6 +5,7 @@ import { creditsJobs } from '../modules/credits/credits.jobs.ts';
 import { insightsJobs } from '../modules/insights/insights.jobs.ts';
 import { answersJobs } from '../modules/answers/answers.jobs.ts';
 import { billingJobs } from '../modules/billing/billing.jobs.ts';
+import { connectionsJobs } from '../modules/connections/connections.jobs.ts';
 
 /** Every job of the service, each declared beside its feature (`<feature>.jobs.ts`). */
 export function jobDefinitions(container: Container): JobDefinition[] {
@@ -14,5 +15,6 @@ export function jobDefinitions(container: Container): JobDefinition[] {
     ...insightsJobs(container.insights),
     ...answersJobs(container.answerTranslations),
     ...billingJobs(container.paymentEvents),
+    ...connectionsJobs(container.oauthStore),
   ];
 }

@@ -1,4 +1,5 @@
-import { Provider, errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Configuration, KoaContextWithOIDC, Provider as ProviderInstance } from 'oidc-provider';
+import { Provider, errors, importNotices } from './oidc-provider-module.ts';
 import type { Config } from '../config.ts';
 import { SCOPES } from '../lib/actor.ts';
 import type { OauthStoreRepository } from '../modules/connections/oauth-store.repository.ts';
@@ -40,6 +41,8 @@ export function clientDisplay(client: { clientId: string; clientName?: string })
 
 export interface OauthProviderDeps {
   config: Config;
+  /** Where the provider's failures and notices go (the service's JSON log). */
+  log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   store: OauthStoreRepository;
   connections: ConnectionsService;
   pages: OauthPages;
@@ -58,8 +61,8 @@ const REFRESH_TOKEN_TTL_S = 30 * 24 * 60 * 60;
  * revoked connection stops at the next call. Consent (and sign-in) happen in the portal at
  * `/app/oauth/{uid}`, which chooses the account, scopes and caps.
  */
-export function createOauthProvider(deps: OauthProviderDeps): { provider: Provider; urls: OauthUrls } {
-  const { config, store, connections, pages } = deps;
+export function createOauthProvider(deps: OauthProviderDeps): { provider: ProviderInstance; urls: OauthUrls } {
+  const { config, store, connections, pages, log } = deps;
   const urls = oauthUrls(config.publicBaseUrl);
   const keys = oauthKeys(config.sessions.secret);
   const context = (ctx: KoaContextWithOIDC): PageContext => ({ acceptLanguage: ctx.get('accept-language') || undefined });
@@ -94,6 +97,11 @@ export function createOauthProvider(deps: OauthProviderDeps): { provider: Provid
       id_token_signed_response_alg: 'EdDSA',
     },
     enabledJWA: { idTokenSigningAlgValues: ['EdDSA'] },
+    // Browser-based MCP clients call the token and registration endpoints from their own origin:
+    // a public client only from the origin of one of its redirect URIs (the provider's default
+    // rule, written out: the default prints a plain-text notice each time it runs).
+    clientBasedCORS: (_ctx, origin, client) =>
+      origin !== 'null' && (client.clientAuthMethod !== 'none' || (client.redirectUris ?? []).some((uri) => URL.canParse(uri) && new URL(uri).origin === origin)),
     routes: {
       authorization: '/authorize',
       token: '/token',
@@ -127,7 +135,9 @@ export function createOauthProvider(deps: OauthProviderDeps): { provider: Provid
       userinfo: { enabled: false },
       rpInitiatedLogout: { enabled: false },
       registration: { enabled: true },
-      revocation: { enabled: true },
+      // A client revokes only its own tokens (the provider's default rule, written out: the
+      // default prints a plain-text notice each time it runs).
+      revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       clientIdMetadataDocument: {
         enabled: true,
         // The draft oidc-provider implements (experimental there): acknowledged, so an update that
@@ -170,11 +180,21 @@ export function createOauthProvider(deps: OauthProviderDeps): { provider: Provid
     if (ctx.path === '/authorize' && ctx.method === 'GET' && !ctx.query.scope) ctx.query = { ...ctx.query, scope: SCOPES.join(' ') };
     await next();
   });
+  // The device page opened with its code (verification_uri_complete) is the provider's own
+  // self-posting form, drawn without `pages`: give it the pages' headers first (no-store, CSP and
+  // the rest); the provider then adds its inline script's hash to that CSP's script-src.
+  provider.use(async (ctx, next) => {
+    if (ctx.path === '/device' && ctx.method === 'GET') ctx.set({ ...pages.headers });
+    await next();
+  });
   // The provider ended a grant (a rotated refresh token used again, RFC 7009 revocation): the
   // connection in the portal ends with it.
   provider.on('grant.revoked', (_ctx: unknown, grantId: string) => {
-    void connections.grantRevoked(grantId).catch(() => {});
+    void connections.grantRevoked(grantId).catch((error: unknown) => log.error({ err: error, grantId }, 'could not end the connection of a revoked grant'));
   });
+  // Exceptions inside the provider (its storage, our callbacks) answer 500 there; they are logged here.
+  provider.on('server_error', (_ctx: unknown, error: Error) => log.error({ err: error }, 'OAuth server error'));
+  for (const notice of importNotices) log.warn({}, notice);
   return { provider, urls };
 }
 

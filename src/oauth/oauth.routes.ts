@@ -1,6 +1,13 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Provider } from 'oidc-provider';
+import { AppError } from '../lib/errors.ts';
 import { OAUTH_PATH } from './oauth-urls.ts';
+
+/**
+ * Dynamic registration is open to anyone (RFC 7591, as MCP clients need), so it has a budget of
+ * its own besides the per-IP request limit: a client registers once, not 120 times a minute.
+ */
+const registrationLimit = (perHour: number) => ({ max: perHour, timeWindow: 60 * 60_000, keyGenerator: (request: FastifyRequest) => `oauth-register:${request.ip}` });
 
 /**
  * Mounts the authorization server at {auth_url} = `/oauth` (docs/agents.md "Addresses"), and its
@@ -10,7 +17,7 @@ import { OAUTH_PATH } from './oauth-urls.ts';
  * so these routes take the body unparsed and hand the raw request over (reply.hijack: the provider
  * writes the response). They stay behind the per-IP rate limit like every route.
  */
-export function oauthRoutes(provider: Provider): FastifyPluginAsync {
+export function oauthRoutes(provider: Provider, limits: { registrationsPerHour: number }): FastifyPluginAsync {
   const callback = provider.callback();
   const handOver = (path: (url: string) => string) => (request: FastifyRequest, reply: FastifyReply) => {
     reply.hijack();
@@ -26,6 +33,16 @@ export function oauthRoutes(provider: Provider): FastifyPluginAsync {
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', (_request, _payload, done) => done(null));
     const withinIssuer = handOver((url) => url.slice(OAUTH_PATH.length) || '/');
+    const registrations = app.createRateLimit(registrationLimit(limits.registrationsPerHour));
+    app.post(`${OAUTH_PATH}/register`, {
+      ...route,
+      preHandler: async (request) => {
+        const result = await registrations(request);
+        if (!result.isAllowed && result.isExceeded) {
+          throw new AppError('rate_limited', `Too many client registrations from this address; retry after ${result.ttlInSeconds} s.`, undefined, { 'retry-after': String(result.ttlInSeconds) });
+        }
+      },
+    }, withinIssuer);
     app.all(OAUTH_PATH, route, withinIssuer);
     app.all(`${OAUTH_PATH}/*`, route, withinIssuer);
     const metadata = handOver((url) => `/.well-known/oauth-authorization-server${url.includes('?') ? url.slice(url.indexOf('?')) : ''}`);

@@ -88,7 +88,7 @@ describe('connecting', () => {
   it('refuses a request without a credential with 401 and the protected resource metadata', async () => {
     const response = await call(base, '/mcp', { method: 'POST', json: INITIALIZE, headers: MCP_ACCEPT });
     expect(response.status).toBe(401);
-    expect(response.headers['www-authenticate']).toBe(`Bearer resource_metadata="${t.config.publicBaseUrl}/.well-known/oauth-protected-resource/mcp"`);
+    expect(response.headers['www-authenticate']).toBe(`Bearer resource_metadata="${t.config.publicBaseUrl}/.well-known/oauth-protected-resource/mcp", scope="questions:read questions:write templates:read account:read"`);
     expect(JSON.parse(response.body).error.code).toBe('unauthorized');
   });
 

@@ -14,9 +14,10 @@ import { choiceDraft, grant, NO_RATE_LIMITS, seedHeads } from '../helpers/questi
  */
 let t: TestApp & { baseUrl: string };
 const REDIRECT = 'http://127.0.0.1:9/callback';
+const REGISTRATIONS_PER_HOUR = 40;
 
 beforeAll(async () => {
-  t = await createListeningApp({ env: { ...NO_RATE_LIMITS } });
+  t = await createListeningApp({ env: { ...NO_RATE_LIMITS, OAUTH_REGISTRATIONS_PER_HOUR: String(REGISTRATIONS_PER_HOUR) } });
   await seedHeads(t, 40);
 });
 afterAll(async () => {
@@ -300,9 +301,43 @@ describe('refresh tokens (R4.5)', () => {
     // A second provider on the same database (another process, or this one restarted) honours the token.
     const { createOauthProvider } = await import('../../src/oauth/oauth-provider.ts');
     const { createOauthPages } = await import('../../src/web/portal/oauth-pages.ts');
-    const other = createOauthProvider({ config: t.config, store: t.container.oauthStore, connections: t.container.connections, pages: createOauthPages(t.container.assets, t.config) });
+    const other = createOauthProvider({ config: t.config, log: { warn: () => {}, error: () => {} }, store: t.container.oauthStore, connections: t.container.connections, pages: createOauthPages(t.container.assets, t.config) });
     const found = await other.provider.RefreshToken.find(c.refresh);
     expect(found?.clientId).toBe(c.clientId);
+  });
+});
+
+describe('registration (RFC 7591)', () => {
+  it(`one address may register ${REGISTRATIONS_PER_HOUR} clients an hour; the next is 429 with Retry-After, and another address still may`, async () => {
+    const body = { client_name: 'Spam', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' };
+    const from = (remoteAddress: string) => t.app.inject({ method: 'POST', url: '/oauth/register', payload: body, remoteAddress });
+    for (let i = 0; i < REGISTRATIONS_PER_HOUR; i++) expect((await from('198.51.100.7')).statusCode).toBe(201);
+    const refused = await from('198.51.100.7');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error.code).toBe('rate_limited');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await from('198.51.100.8')).statusCode).toBe(201);
+  });
+
+  it('refuses what it cannot honour: a redirect URI with a fragment, an unknown grant type', async () => {
+    const bad = async (metadata: Record<string, unknown>) => {
+      const response = await fetch(url('/oauth/register'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', ...metadata }) });
+      return { status: response.status, body: (await response.json()) as { error: string } };
+    };
+    expect(await bad({ redirect_uris: ['https://app.example/cb#frag'] })).toMatchObject({ status: 400, body: { error: 'invalid_redirect_uri' } });
+    expect(await bad({ grant_types: ['password'] })).toMatchObject({ status: 400, body: { error: 'invalid_client_metadata' } });
+  });
+});
+
+describe('storage upkeep', () => {
+  it('the hourly sweep deletes what has expired and keeps what can still be used', async () => {
+    const c = await connect();
+    await t.db.updateTable('oauth_store').set({ expires_at: new Date(Date.now() - 1000) }).where('model', '=', 'AccessToken').where('id', '=', c.access).execute();
+    const { jobDefinitions } = await import('../../src/jobs/jobs.ts');
+    const sweep = jobDefinitions(t.container).find((job) => job.name === 'oauth-store-sweep')!;
+    await sweep.handler({});
+    expect(await t.db.selectFrom('oauth_store').select('id').where('model', '=', 'AccessToken').where('id', '=', c.access).execute()).toEqual([]);
+    expect((await token({ grant_type: 'refresh_token', refresh_token: c.refresh, client_id: c.clientId })).status).toBe(200);
   });
 });
 

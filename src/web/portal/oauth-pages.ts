@@ -28,7 +28,10 @@ export function createOauthPages(assets: AssetBundle, config: Config): OauthPage
       const { s } = words(context);
       const message = problem === 'wrong_code' ? s.deviceWrongCode : problem === 'aborted' ? s.deviceAborted : problem === 'failed' ? s.deviceFailed : null;
       return page(context, s.deviceTitle, `${message ? `<p class="notice error" role="alert">${escapeHtml(message)}</p>` : `<p class="lead">${escapeHtml(s.deviceLead)}</p>`}
-<section class="card device-code">${form.replace('placeholder="Enter code"', `aria-label="${escapeHtml(s.deviceTitle)}" autocapitalize="characters"`)}
+<section class="card device-code">${form
+  .replace('placeholder="Enter code"', `aria-label="${escapeHtml(s.deviceTitle)}" autocapitalize="characters"`)
+  // The provider's inline onfocus handler (select the text) is refused by the page's CSP (no inline script).
+  .replace(/\s+onfocus="[^"]*"/, '')}
 <button type="submit" class="button" form="op.deviceInputForm">${escapeHtml(s.deviceContinue)}</button></section>`);
     },
     deviceConfirm(context, form, client, userCode) {
