@@ -1,5 +1,6 @@
 import { createTestApp, type TestApp, type TestAppOptions } from './test-app.ts';
 import { freePort } from './service-process.ts';
+import { signInMailOf } from './people.ts';
 
 /**
  * The app listening on a real port of 127.0.0.1, with PUBLIC_BASE_URL naming that address: what OAuth
@@ -84,4 +85,15 @@ export function csrfIn(html: string): string {
   const match = /name="_csrf" value="([^"]+)"/.exec(html);
   if (!match) throw new Error(`no CSRF token in the page:\n${html.slice(0, 500)}`);
   return match[1];
+}
+
+/**
+ * On the portal's sign-in page a flow sent the browser to: sign in with `email` (the code from
+ * the dev mailbox) and follow `next` back; returns the page it comes back to.
+ */
+export async function signInThere(t: TestApp, browser: HttpBrowser, page: Page, email: string): Promise<Page> {
+  if (!page.body.includes('name="email"')) throw new Error(`not the sign-in page:\n${page.body.slice(0, 400)}`);
+  const next = /name="next" value="([^"]+)"/.exec(page.body)?.[1].replace(/&amp;/g, '&') ?? '/app';
+  const asked = await browser.post('/app/sign-in', { _csrf: csrfIn(page.body), email, next });
+  return browser.post('/app/sign-in/code', { _csrf: csrfIn(asked.body), code: signInMailOf(t, email).code, next });
 }

@@ -6,8 +6,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { TestApp } from '../helpers/test-app.ts';
-import { createListeningApp, csrfIn, HttpBrowser, type Page } from '../helpers/http-browser.ts';
-import { newEmail, signInMailOf } from '../helpers/people.ts';
+import { createListeningApp, csrfIn, HttpBrowser, signInThere } from '../helpers/http-browser.ts';
+import { newEmail } from '../helpers/people.ts';
 import { answerAll, choiceDraft, grant, NO_RATE_LIMITS, seedHeads, sleep, type Head } from '../helpers/questions.ts';
 
 /**
@@ -86,10 +86,7 @@ async function connectWith(provider: OAuthClientProvider): Promise<{ client: Cli
 /** The person's part: sign in on the page the browser lands on, consent with a cap, and return the code. */
 async function consentInBrowser(authorizationUrl: URL, email: string, fields: { cap: string; autoApprove?: string }): Promise<string> {
   const browser = new HttpBrowser(t.baseUrl);
-  const landing = await browser.open(authorizationUrl.toString());
-  const next = /name="next" value="([^"]+)"/.exec(landing.body)![1].replace(/&amp;/g, '&');
-  const asked = await browser.post('/app/sign-in', { _csrf: csrfIn(landing.body), email, next });
-  const consent: Page = await browser.post('/app/sign-in/code', { _csrf: csrfIn(asked.body), code: signInMailOf(t, email).code, next });
+  const consent = await signInThere(t, browser, await browser.open(authorizationUrl.toString()), email);
   expect(consent.body).toContain('Connect SDK test agent?');
   const uid = /action="\/app\/oauth\/([^"]+)"/.exec(consent.body)![1];
   const back = await browser.post(`/app/oauth/${uid}`, {
@@ -180,9 +177,7 @@ describe('the official MCP SDK client with OAuth (issue 11 point 6)', () => {
 
   it('a disconnect in the portal stops the next tool call', async () => {
     const browser = new HttpBrowser(t.baseUrl);
-    const landing = await browser.open('/app/connections');
-    const asked = await browser.post('/app/sign-in', { _csrf: csrfIn(landing.body), email, next: '/app/connections' });
-    const list = await browser.post('/app/sign-in/code', { _csrf: csrfIn(asked.body), code: signInMailOf(t, email).code, next: '/app/connections' });
+    const list = await signInThere(t, browser, await browser.open('/app/connections'), email);
     expect(list.body).toContain('SDK test agent');
     const id = /action="\/app\/connections\/([^/]+)\/revoke"/.exec(list.body)![1];
     await browser.post(`/app/connections/${id}/revoke`, { _csrf: csrfIn(list.body) });
@@ -196,45 +191,70 @@ describe('the official MCP SDK client with OAuth (issue 11 point 6)', () => {
   });
 });
 
+/** A terminal's device grant (curl, as docs/agents.md shows it) with its person's consent in the browser: the access token. */
+async function deviceToken(clientName: string, consent: { cap: string; autoApprove: string }): Promise<string> {
+  const curl = async (path: string, form: Record<string, string>) => {
+    const args = ['-s', '-X', 'POST', `${t.baseUrl}${path}`];
+    for (const [k, v] of Object.entries(form)) args.push('--data-urlencode', `${k}=${v}`);
+    return JSON.parse((await run('curl', args)).stdout) as Record<string, string>;
+  };
+  const registration = JSON.parse(
+    (await run('curl', ['-s', '-X', 'POST', `${t.baseUrl}/oauth/register`, '-H', 'content-type: application/json', '-d', JSON.stringify({ client_name: clientName, grant_types: ['urn:ietf:params:oauth:grant-type:device_code', 'refresh_token'], response_types: [], redirect_uris: [], token_endpoint_auth_method: 'none' })])).stdout,
+  ) as { client_id: string };
+  const device = await curl('/oauth/device/auth', { client_id: registration.client_id, scope: 'questions:read questions:write account:read', resource: mcpUrl().toString() });
+  expect(device.user_code).toMatch(/^[A-Z]{4}-[A-Z]{4}$/);
+  const poll = () => curl('/oauth/token', { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: device.device_code, client_id: registration.client_id });
+  expect(await poll()).toMatchObject({ error: 'authorization_pending' });
+
+  const browser = new HttpBrowser(t.baseUrl);
+  // The complete URI answers with a form that a browser's script posts at once (it carries the
+  // page's anti-forgery token); this browser posts it as the script would.
+  const autoPost = await browser.open(device.verification_uri_complete);
+  const fields = Object.fromEntries([...autoPost.body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g)].map((m) => [m[1], m[2]]));
+  expect(fields).toMatchObject({ user_code: device.user_code });
+  const confirm = await browser.post(new URL(device.verification_uri).pathname, fields);
+  expect(confirm.body).toContain(clientName);
+  expect(confirm.body).toContain(device.user_code);
+  const landing = await browser.post(new URL(device.verification_uri).pathname, { xsrf: /name="xsrf" value="([^"]+)"/.exec(confirm.body)![1], user_code: device.user_code, confirm: 'yes' });
+  const page = await signInThere(t, browser, landing, newEmail('terminal'));
+  const uid = /action="\/app\/oauth\/([^"]+)"/.exec(page.body)![1];
+  const account = /<option value="([^"]+)" selected/.exec(page.body)![1];
+  const done = await browser.post(`/app/oauth/${uid}`, { _csrf: csrfIn(page.body), decision: 'allow', account, scopes: ['questions:read', 'questions:write', 'account:read'], ...consent });
+  expect(done.body).toContain('data-testid="device-done"');
+  await grant(t, account, 5_000);
+  const issued = await poll();
+  expect(issued.access_token).toBeTruthy();
+  return issued.access_token;
+}
+
+async function bearerClient(token: string): Promise<Client> {
+  const client = new Client({ name: 'terminal', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(mcpUrl(), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  return client;
+}
+
 describe('the device grant from a terminal (RFC 8628)', () => {
   it('curl gets a code, the person enters it in the browser and consents, curl polls the token, and the MCP client uses it', async () => {
-    const curl = async (path: string, form: Record<string, string>) => {
-      const args = ['-s', '-X', 'POST', `${t.baseUrl}${path}`];
-      for (const [k, v] of Object.entries(form)) args.push('--data-urlencode', `${k}=${v}`);
-      return JSON.parse((await run('curl', args)).stdout) as Record<string, string>;
-    };
-    const registration = JSON.parse(
-      (await run('curl', ['-s', '-X', 'POST', `${t.baseUrl}/oauth/register`, '-H', 'content-type: application/json', '-d', JSON.stringify({ client_name: 'Terminal agent', grant_types: ['urn:ietf:params:oauth:grant-type:device_code', 'refresh_token'], response_types: [], redirect_uris: [], token_endpoint_auth_method: 'none' })])).stdout,
-    ) as { client_id: string };
-    const device = await curl('/oauth/device/auth', { client_id: registration.client_id, scope: 'questions:read questions:write account:read', resource: mcpUrl().toString() });
-    expect(device.user_code).toMatch(/^[A-Z]{4}-[A-Z]{4}$/);
-    expect(await curl('/oauth/token', { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: device.device_code, client_id: registration.client_id })).toMatchObject({ error: 'authorization_pending' });
-
-    const browser = new HttpBrowser(t.baseUrl);
-    // The complete URI answers with a form that a browser's script posts at once (it carries the
-    // page's anti-forgery token); this browser posts it as the script would.
-    const autoPost = await browser.open(device.verification_uri_complete);
-    const fields = Object.fromEntries([...autoPost.body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g)].map((m) => [m[1], m[2]]));
-    expect(fields).toMatchObject({ user_code: device.user_code });
-    const confirm = await browser.post(new URL(device.verification_uri).pathname, fields);
-    expect(confirm.body).toContain('Terminal agent');
-    expect(confirm.body).toContain(device.user_code);
-    const landing = await browser.post(new URL(device.verification_uri).pathname, { xsrf: /name="xsrf" value="([^"]+)"/.exec(confirm.body)![1], user_code: device.user_code, confirm: 'yes' });
-    const email = newEmail('terminal');
-    const next = /name="next" value="([^"]+)"/.exec(landing.body)![1].replace(/&amp;/g, '&');
-    const asked = await browser.post('/app/sign-in', { _csrf: csrfIn(landing.body), email, next });
-    const consent = await browser.post('/app/sign-in/code', { _csrf: csrfIn(asked.body), code: signInMailOf(t, email).code, next });
-    const uid = /action="\/app\/oauth\/([^"]+)"/.exec(consent.body)![1];
-    const done = await browser.post(`/app/oauth/${uid}`, { _csrf: csrfIn(consent.body), decision: 'allow', account: /<option value="([^"]+)" selected/.exec(consent.body)![1], scopes: ['questions:read', 'questions:write', 'account:read'], cap: '200', autoApprove: '0' });
-    expect(done.body).toContain('data-testid="device-done"');
-
-    const issued = await curl('/oauth/token', { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: device.device_code, client_id: registration.client_id });
-    expect(issued.access_token).toBeTruthy();
-    const client = new Client({ name: 'terminal', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(mcpUrl(), { requestInit: { headers: { authorization: `Bearer ${issued.access_token}` } } }));
+    const client = await bearerClient(await deviceToken('Terminal agent', { cap: '200', autoApprove: '0' }));
     const balance = await client.callTool({ name: 'get_balance', arguments: {} });
     expect(balance.isError, text(balance)).toBeFalsy();
-    expect(text(balance)).toMatch(/200/);
+    expect((balance.structuredContent as { capRemaining: number }).capRemaining).toBe(200);
+    await client.close();
+  });
+
+  it('the auto-approve amount the person chose: an ask at or under it goes ahead at once, one over it is priced first', async () => {
+    const client = await bearerClient(await deviceToken('Auto agent', { cap: '3000', autoApprove: '1000' }));
+    const price = async (n: number) => ((await client.callTool({ name: 'estimate', arguments: { draft: choiceDraft({ n }) } })).structuredContent as { creditsTotal: number }).creditsTotal;
+    expect(await price(10)).toBeLessThanOrEqual(1000);
+    const small = await client.callTool({ name: 'ask', arguments: { draft: choiceDraft({ n: 10 }) } });
+    expect(small.isError, text(small)).toBeFalsy();
+    expect((small.structuredContent as { question?: { source: string } }).question?.source).toBe('mcp');
+    let n = 10;
+    while ((await price(n)) <= 1000) n += 10;
+    const big = await client.callTool({ name: 'ask', arguments: { draft: choiceDraft({ n }) } });
+    expect(big.isError).toBeFalsy();
+    expect((big.structuredContent as { confirmationRequired: boolean }).confirmationRequired).toBe(true);
+    expect((big.structuredContent as { question?: unknown }).question).toBeUndefined();
     await client.close();
   });
 });

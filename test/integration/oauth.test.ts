@@ -1,8 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/test-app.ts';
-import { createListeningApp, csrfIn, HttpBrowser, type Page } from '../helpers/http-browser.ts';
-import { newEmail, signIn, signInMailOf } from '../helpers/people.ts';
+import { createListeningApp, csrfIn, HttpBrowser, signInThere, type Page } from '../helpers/http-browser.ts';
+import { newEmail, signIn } from '../helpers/people.ts';
 import { choiceDraft, grant, NO_RATE_LIMITS, seedHeads } from '../helpers/questions.ts';
 
 /**
@@ -61,14 +61,6 @@ function authorizeUrl(clientId: string, challenge: string | null, extra: Record<
   return `/oauth/authorize?${query}`;
 }
 
-/** Signs in on the sign-in page the browser was sent to, and follows `next` back. */
-async function signInThere(browser: HttpBrowser, page: Page, email: string): Promise<Page> {
-  expect(page.body).toContain('name="email"');
-  const next = /name="next" value="([^"]+)"/.exec(page.body)?.[1].replace(/&amp;/g, '&') ?? '/app';
-  const asked = await browser.post('/app/sign-in', { _csrf: csrfIn(page.body), email, next });
-  return browser.post('/app/sign-in/code', { _csrf: csrfIn(asked.body), code: signInMailOf(t, email).code, next });
-}
-
 /** From the consent page: answer, and return where the browser is sent (the app's redirect URI with a code). */
 async function answer(browser: HttpBrowser, consent: Page, fields: Record<string, string | string[]>): Promise<URL> {
   const uid = /action="\/app\/oauth\/([^"]+)"/.exec(consent.body)?.[1];
@@ -93,7 +85,7 @@ async function connect(options: { cap?: string; scopes?: string[]; resource?: st
   const browser = new HttpBrowser(t.baseUrl);
   const email = newEmail('agent-owner');
   const signInPage = await browser.open(authorizeUrl(client.client_id, challenge, options.resource ? { resource: options.resource } : {}));
-  const consent = await signInThere(browser, signInPage, email);
+  const consent = await signInThere(t, browser, signInPage, email);
   expect(consent.status).toBe(200);
   const back = await answer(browser, consent, {
     decision: 'allow',
@@ -140,7 +132,7 @@ describe('authorization code with PKCE, through the portal (R4.3)', () => {
     const email = newEmail('consent');
     const signInPage = await browser.open(authorizeUrl(client.client_id, challenge));
     expect(signInPage.status).toBe(200);
-    const consent = await signInThere(browser, signInPage, email);
+    const consent = await signInThere(t, browser, signInPage, email);
     expect(consent.status).toBe(200);
     expect(consent.body).toContain('Connect Research helper?');
     expect(consent.body).toContain('data-testid="unverified"');
@@ -202,7 +194,7 @@ describe('authorization code with PKCE, through the portal (R4.3)', () => {
     const c = await register();
     const { verifier, challenge } = pkce();
     const person = new HttpBrowser(t.baseUrl);
-    const consent = await signInThere(person, await person.open(authorizeUrl(c.client_id, challenge)), newEmail());
+    const consent = await signInThere(t, person, await person.open(authorizeUrl(c.client_id, challenge)), newEmail());
     const back = await answer(person, consent, { decision: 'allow', account: /<option value="([^"]+)" selected/.exec(consent.body)![1], scopes: ['questions:read'], cap: '100', autoApprove: '0' });
     const code = back.searchParams.get('code')!;
     const wrong = await token({ grant_type: 'authorization_code', code, code_verifier: pkce().verifier, redirect_uri: REDIRECT, client_id: c.client_id });
@@ -220,7 +212,7 @@ describe('authorization code with PKCE, through the portal (R4.3)', () => {
   it('saying no sends the app access_denied and connects nothing', async () => {
     const client = await register();
     const browser = new HttpBrowser(t.baseUrl);
-    const consent = await signInThere(browser, await browser.open(authorizeUrl(client.client_id, pkce().challenge)), newEmail());
+    const consent = await signInThere(t, browser, await browser.open(authorizeUrl(client.client_id, pkce().challenge)), newEmail());
     const back = await answer(browser, consent, { decision: 'deny' });
     expect(back.searchParams.get('error')).toBe('access_denied');
     expect(await t.db.selectFrom('api_keys').select('id').where('client_id', '=', client.client_id).execute()).toEqual([]);
@@ -263,7 +255,7 @@ describe('accounts (issue 11 point 3; R5.4)', () => {
     const client = await register({ client_name: 'Team agent' });
     const { verifier, challenge } = pkce();
     const browser = new HttpBrowser(t.baseUrl);
-    const consent = await signInThere(browser, await browser.open(authorizeUrl(client.client_id, challenge)), memberEmail);
+    const consent = await signInThere(t, browser, await browser.open(authorizeUrl(client.client_id, challenge)), memberEmail);
     expect(consent.body).toContain('Agents team');
     const back = await answer(browser, consent, { decision: 'allow', account: team.id, scopes: ['questions:read', 'questions:write', 'account:read'], cap: '1000', autoApprove: '0' });
     const issued = await token({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, code_verifier: verifier, redirect_uri: REDIRECT, client_id: client.client_id });
@@ -411,7 +403,7 @@ describe('the device grant (RFC 8628)', () => {
     expect(confirm.body).toContain('Headless agent');
     const confirmXsrf = /name="xsrf" value="([^"]+)"/.exec(confirm.body)![1];
     const signInPage = await browser.post('/oauth/device', { xsrf: confirmXsrf, user_code: device.user_code, confirm: 'yes' });
-    const consent = await signInThere(browser, signInPage, newEmail('device'));
+    const consent = await signInThere(t, browser, signInPage, newEmail('device'));
     expect(consent.body).toContain('Connect Headless agent?');
     const uid = /action="\/app\/oauth\/([^"]+)"/.exec(consent.body)![1];
     const done = await browser.post(`/app/oauth/${uid}`, { _csrf: csrfIn(consent.body), decision: 'allow', account: /<option value="([^"]+)" selected/.exec(consent.body)![1], scopes: ['questions:read', 'account:read'], cap: '300', autoApprove: '0' });
