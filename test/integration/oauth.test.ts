@@ -321,6 +321,17 @@ describe('registration (RFC 7591)', () => {
   });
 });
 
+describe('client ID metadata documents', () => {
+  it('an https client_id naming this machine or a private address is not fetched: the person sees why, nothing is asked', async () => {
+    for (const clientId of ['https://localhost/client.json', 'https://127.0.0.1/client.json', 'https://10.0.0.5/client.json', 'https://metadata.internal/client.json']) {
+      const page = await new HttpBrowser(t.baseUrl).open(authorizeUrl(clientId, pkce().challenge));
+      expect(page.status, clientId).toBe(400);
+      expect(page.body, clientId).toContain('invalid_client');
+      expect(page.body).toContain('This connection request did not work');
+    }
+  });
+});
+
 describe('storage upkeep', () => {
   it('the hourly sweep deletes what has expired and keeps what can still be used', async () => {
     const c = await connect();
