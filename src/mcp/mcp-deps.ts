@@ -22,7 +22,7 @@ export interface McpDeps {
   questions: Pick<QuestionsService, 'list' | 'get'>;
   lifecycle: Pick<LifecycleService, 'cancel'>;
   addHeads: Pick<AddHeadsService, 'addHeads'>;
-  waits: Pick<WaitService, 'wait'>;
+  waits: Pick<WaitService, 'waitForProgress'>;
   results: Pick<ResultService, 'forAccount'>;
   insights: Pick<InsightsService, 'get' | 'refresh'>;
   credits: Pick<CreditsService, 'balance'>;

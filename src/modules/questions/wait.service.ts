@@ -15,9 +15,11 @@ import type { ResultService } from '../results/results.service.ts';
 export const DEFAULT_WAIT_SECONDS = 25;
 const SAFETY_RECHECK_MS = 5_000;
 
+/** A question in one of these has its final result. */
+const CLOSED = new Set(['complete', 'underfilled', 'cancelled', 'refused']);
+
 interface Waiter {
   accountId: string;
-  minAnswers: number | null;
   wake: () => void;
   /** Answers now with done false (the service is stopping). */
   release: () => void;
@@ -70,7 +72,7 @@ export function createWaitService(deps: { questions: Pick<QuestionsRepository, '
 
   /** Done when closed, or when minAnswers is reached (which completes a live question early). */
   async function settled(accountId: string, id: string, minAnswers: number | null, snapshot: Snapshot): Promise<boolean> {
-    if (snapshot.status === 'complete' || snapshot.status === 'underfilled' || snapshot.status === 'cancelled' || snapshot.status === 'refused') return true;
+    if (CLOSED.has(snapshot.status)) return true;
     if (minAnswers !== null && snapshot.answered >= minAnswers) {
       if (snapshot.status === 'live') await lifecycle.closeEarly(accountId, id, minAnswers);
       return true;
@@ -78,52 +80,76 @@ export function createWaitService(deps: { questions: Pick<QuestionsRepository, '
     return false;
   }
 
+  /**
+   * Parks a request until `ready` holds for the question (checked on each of its changes, and by
+   * the safety re-check), `seconds` pass, or the service stops; true when it became ready.
+   */
+  function hold(accountId: string, id: string, seconds: number, ready: (snapshot: Snapshot) => Promise<boolean>): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      let checking = false;
+      const waiter: Waiter = {
+        accountId,
+        wake: () => {
+          if (checking) return;
+          checking = true;
+          read(id)
+            .then(async (snapshot) => (snapshot ? ready(snapshot) : false))
+            .then((ok) => (ok ? finish(true) : undefined))
+            .catch(() => undefined)
+            .finally(() => (checking = false));
+        },
+        release: () => finish(false),
+      };
+      const set = waiters.get(id) ?? new Set<Waiter>();
+      set.add(waiter);
+      waiters.set(id, set);
+      if (!rechecks.has(id)) {
+        const timer = setInterval(() => {
+          for (const w of waiters.get(id) ?? []) w.wake();
+        }, SAFETY_RECHECK_MS);
+        timer.unref();
+        rechecks.set(id, timer);
+      }
+      const timeout = setTimeout(() => finish(false), seconds * 1000);
+      function finish(value: boolean) {
+        clearTimeout(timeout);
+        set.delete(waiter);
+        if (set.size === 0) {
+          waiters.delete(id);
+          clearInterval(rechecks.get(id));
+          rechecks.delete(id);
+        }
+        resolve(value);
+      }
+    });
+  }
+
+  async function snapshotOf(actor: Actor, id: string): Promise<Snapshot> {
+    const snapshot = await questions.progressOf(actor.accountId, id);
+    if (!snapshot) throw notFound('No such question on this account.');
+    return snapshot;
+  }
+
   return {
     async wait(actor: Actor, id: string, seconds = DEFAULT_WAIT_SECONDS, minAnswers: number | null = null): Promise<{ result: Result; done: boolean }> {
-      const first = await questions.progressOf(actor.accountId, id);
-      if (!first) throw notFound('No such question on this account.');
-      let done = await settled(actor.accountId, id, minAnswers, first);
-      if (!done && !releasing) {
-        done = await new Promise<boolean>((resolve) => {
-          let checking = false;
-          const waiter: Waiter = {
-            accountId: actor.accountId,
-            minAnswers,
-            wake: () => {
-              if (checking) return;
-              checking = true;
-              read(id)
-                .then(async (snapshot) => (snapshot ? settled(actor.accountId, id, minAnswers, snapshot) : false))
-                .then((ok) => (ok ? finish(true) : undefined))
-                .catch(() => undefined)
-                .finally(() => (checking = false));
-            },
-            release: () => finish(false),
-          };
-          const set = waiters.get(id) ?? new Set<Waiter>();
-          set.add(waiter);
-          waiters.set(id, set);
-          if (!rechecks.has(id)) {
-            const timer = setInterval(() => {
-              for (const w of waiters.get(id) ?? []) w.wake();
-            }, SAFETY_RECHECK_MS);
-            timer.unref();
-            rechecks.set(id, timer);
-          }
-          const timeout = setTimeout(() => finish(false), seconds * 1000);
-          function finish(value: boolean) {
-            clearTimeout(timeout);
-            set.delete(waiter);
-            if (set.size === 0) {
-              waiters.delete(id);
-              clearInterval(rechecks.get(id));
-              rechecks.delete(id);
-            }
-            resolve(value);
-          }
-        });
-      }
+      const isSettled = (snapshot: Snapshot) => settled(actor.accountId, id, minAnswers, snapshot);
+      let done = await isSettled(await snapshotOf(actor, id));
+      if (!done && !releasing) done = await hold(actor.accountId, id, seconds, isSettled);
       return { result: await resultFor(actor.accountId, id, done), done };
+    },
+
+    /**
+     * Until the question has more than `answeredBefore` answers or closes, at most `seconds`
+     * (MCP's wait_for_result reports each step as progress). Unlike `wait` with minAnswers it never
+     * closes the question. `answered` is the count it saw, to pass back as `answeredBefore`.
+     */
+    async waitForProgress(actor: Actor, id: string, seconds: number, answeredBefore: number): Promise<{ result: Result; done: boolean; answered: number }> {
+      const moved = async (snapshot: Snapshot) => CLOSED.has(snapshot.status) || snapshot.answered > answeredBefore;
+      if (!(await moved(await snapshotOf(actor, id))) && !releasing) await hold(actor.accountId, id, seconds, moved);
+      // Read after the wake, and built for this call (not shared with a build that may have started
+      // before the answer that woke it): the count and the result are at least as new as the wake.
+      const now = await snapshotOf(actor, id);
+      return { result: await results.forAccount(actor.accountId, id), done: CLOSED.has(now.status), answered: now.answered };
     },
 
     /**
