@@ -27,7 +27,7 @@ export function createOauthPages(assets: AssetBundle, config: Config): OauthPage
     deviceInput(context, form, problem) {
       const { s } = words(context);
       const message = problem === 'wrong_code' ? s.deviceWrongCode : problem === 'aborted' ? s.deviceAborted : problem === 'failed' ? s.deviceFailed : null;
-      return page(context, s.deviceTitle, `${message ? `<p class="notice error" role="alert">${escapeHtml(message)}</p>` : `<p class="lead">${escapeHtml(s.deviceLead)}</p>`}
+      return page(context, s.deviceTitle, `${message ? `<p class="notice notice-error" role="alert">${escapeHtml(message)}</p>` : `<p class="lead">${escapeHtml(s.deviceLead)}</p>`}
 <section class="card device-code">${form
   .replace('placeholder="Enter code"', `aria-label="${escapeHtml(s.deviceTitle)}" autocapitalize="characters"`)
   // The provider's inline onfocus handler (select the text) is refused by the page's CSP (no inline script).
@@ -38,7 +38,7 @@ export function createOauthPages(assets: AssetBundle, config: Config): OauthPage
       const { s } = words(context);
       return page(context, s.deviceConfirmTitle, `<p class="device-user-code"><code data-testid="user-code">${escapeHtml(userCode)}</code></p>
 <p>${fill(s.deviceConfirmBody, { app: client.name })}</p>
-${client.verifiedDomain ? '' : `<p class="notice error" role="note">${escapeHtml(s.oauthUnverified)}</p>`}
+${client.verifiedDomain ? '' : `<p class="notice notice-error" role="note">${escapeHtml(s.oauthUnverified)}</p>`}
 ${form}
 <div class="actions"><button type="submit" class="button" form="op.deviceConfirmForm">${escapeHtml(s.deviceContinue)}</button>
 <button type="submit" class="button secondary" form="op.deviceConfirmForm" name="abort" value="yes">${escapeHtml(s.deviceAbort)}</button></div>`);

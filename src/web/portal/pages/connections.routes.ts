@@ -56,7 +56,7 @@ export const connectionsPages: PortalPages = (app, kit) => {
     reply.header('content-security-policy', to ? base.replace("form-action 'self'", `form-action 'self' ${to.formAction}`) : base);
     const trust = pending.client.verifiedDomain
       ? `<p>${fill(s.oauthVerified, { domain: pending.client.verifiedDomain })}</p>`
-      : `<p class="notice error" role="note" data-testid="unverified">${escapeHtml(s.oauthUnverified)}</p>`;
+      : `<p class="notice notice-error" role="note" data-testid="unverified">${escapeHtml(s.oauthUnverified)}</p>`;
     const accounts = ctx.accounts
       .map((a) => `<option value="${escapeHtml(a.accountId)}"${a.accountId === ctx.acting.accountId ? ' selected' : ''}>${escapeHtml(a.personal ? `${s.personalAccount} · ${a.name}` : a.name)}</option>`)
       .join('');
