@@ -39,6 +39,7 @@ import { teamsRoutes } from './modules/teams/teams.routes.ts';
 import { billingRoutes } from './modules/billing/billing.routes.ts';
 import { testProviderRoutes } from './web/test-provider/test-provider.routes.ts';
 import { portalRoutes } from './web/portal/portal.routes.ts';
+import { connectionsRoutes } from './modules/connections/connections.routes.ts';
 import { oauthRoutes } from './oauth/oauth.routes.ts';
 import { supportRoutes } from './modules/support/support.routes.ts';
 import { mcpRoutes } from './mcp/mcp.routes.ts';
@@ -134,6 +135,7 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   await app.register(exportsRoutes(container));
   await app.register(peopleRoutes(container));
   await app.register(keysRoutes(container));
+  await app.register(connectionsRoutes(container));
   await app.register(teamsRoutes(container));
   await app.register(billingRoutes(container));
   if (container.paymentProvider.name === 'test') await app.register(testProviderRoutes(container, assets));

@@ -21,6 +21,7 @@ import { DisputeSchema } from './modules/moderation/moderation.schemas.ts';
 import { LinkAnswerSchema, LinkViewSchema } from './modules/links/links.schemas.ts';
 import { MembershipSchema, PersonSchema, SessionSchema } from './modules/people/people.schemas.ts';
 import { ApiKeySchema } from './modules/accounts/accounts.schemas.ts';
+import { ConnectionSchema } from './modules/connections/connections.schemas.ts';
 import { InvitationForMeSchema, InvitationSchema, MemberSchema } from './modules/teams/teams.schemas.ts';
 import { BankTransferSchema, CheckoutSchema } from './modules/billing/billing.schemas.ts';
 import { SupportTicketRequestSchema } from './modules/support/support.schemas.ts';
@@ -55,6 +56,7 @@ export const SHARED_SCHEMAS: TSchema[] = [
   LinkViewSchema,
   DisputeSchema,
   ApiKeySchema,
+  ConnectionSchema,
   PersonSchema,
   MembershipSchema,
   SessionSchema,
@@ -80,6 +82,7 @@ export const API_TAGS = [
   { name: 'People and sessions', description: 'Signing in with an emailed code, the portal session it gives, and the person behind it (extensions; docs/portal.md).' },
   { name: 'Teams', description: 'Team accounts: members, roles and invitations by email; portal session only (docs/teams.md).' },
   { name: 'Developers', description: 'API keys, made and revoked by a signed-in person (the portal\'s Developers page); portal session only.' },
+  { name: 'Connected apps', description: 'Apps and agents a person connected with OAuth (docs/agents.md): listed and disconnected by that person; portal session only.' },
   { name: 'Support', description: 'Writing to support: a ticket, answered by email; any credential or none (docs/support.md).' },
   { name: 'Health', description: 'Liveness and readiness for operators.' },
 ];

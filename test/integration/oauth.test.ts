@@ -378,6 +378,29 @@ describe('revocation', () => {
     expect((await token({ grant_type: 'refresh_token', refresh_token: c.refresh, client_id: c.clientId })).status).toBe(400);
   });
 
+  it('over the API (portal session only): the person lists their connected apps and disconnects one; a key cannot, a stranger gets 404', async () => {
+    const c = await connect({ cap: '500' });
+    const person = await signIn(t, c.email);
+    const listed = await t.inject({ url: '/v1/connections', headers: person.auth });
+    expect(listed.statusCode).toBe(200);
+    const [connection] = listed.json().connections;
+    expect(listed.json().connections).toHaveLength(1);
+    expect(connection).toMatchObject({ clientId: c.clientId, clientName: 'Test agent', account: { kind: 'person' }, scopes: ['questions:read', 'questions:write', 'account:read'], dailyCapCredits: 500, autoApproveCredits: 0 });
+    expect(connection.lastUsedAt).toBeNull();
+
+    const key = await t.makeKey();
+    expect((await t.inject({ url: '/v1/connections', headers: key.auth })).statusCode).toBe(403);
+    const stranger = await signIn(t);
+    expect((await t.inject({ method: 'DELETE', url: `/v1/connections/${connection.id}`, headers: stranger.auth })).statusCode).toBe(404);
+    expect((await api('/v1/billing/balance', c.access)).status).toBe(200);
+
+    const gone = await t.inject({ method: 'DELETE', url: `/v1/connections/${connection.id}`, headers: person.auth });
+    expect(gone.statusCode).toBe(200);
+    expect((await api('/v1/billing/balance', c.access)).status).toBe(401);
+    expect((await t.inject({ method: 'DELETE', url: `/v1/connections/${connection.id}`, headers: person.auth })).statusCode).toBe(404);
+    expect((await t.inject({ url: '/v1/connections', headers: person.auth })).json().connections).toEqual([]);
+  });
+
   it('RFC 7009: revoking the refresh token ends the grant; an expired access token is refused', async () => {
     const c = await connect();
     await t.db.updateTable('oauth_store').set({ expires_at: new Date(Date.now() - 1000) }).where('model', '=', 'AccessToken').where('id', '=', c.access).execute();

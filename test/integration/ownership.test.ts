@@ -76,6 +76,7 @@ const ids = {
   invitation: '',
   key: '',
   checkout: '',
+  connection: '',
 };
 
 beforeAll(async () => {
@@ -90,6 +91,11 @@ beforeAll(async () => {
   ids.key = made.key.id;
   ids.invitation = (await t.inject({ method: 'POST', url: `/v1/accounts/${ids.team}/invitations`, headers: ownerPerson.auth, payload: { email: 'invited@example.org', role: 'member' } })).json().invitation.id;
   ids.checkout = (await t.inject({ method: 'POST', url: '/v1/billing/checkout', headers: ownerPerson.as(ids.team), payload: { pack: 'starter', currency: 'GBP', method: 'bank_transfer' } })).json().checkout.id;
+  // An app the owner connected to the team with OAuth (as the consent page records it).
+  ids.connection = await t.container.connections.create({
+    personId: ownerPerson.personId, accountId: ids.team, clientId: 'ownership-client', clientName: 'Owner agent', grantId: 'ownership-grant',
+    scopes: ['questions:read'], dailyCapCredits: 100, autoApproveCredits: 0,
+  });
   stranger = await t.makeKey();
   strangerPerson = await signIn(t);
   await grant(t, owner.accountId, 100_000);
@@ -178,6 +184,7 @@ function subjectsFor(op: Operation): Array<Record<string, string>> | null {
   if (op.path.startsWith('/v1/accounts/{id}')) return [{ id: ids.team, personId: ownerPerson.personId, invitationId: ids.invitation }];
   if (op.path.startsWith('/v1/invitations/{id}')) return [{ id: ids.invitation }];
   if (op.path.startsWith('/v1/keys/{id}')) return [{ id: ids.key }];
+  if (op.path.startsWith('/v1/connections/{id}')) return [{ id: ids.connection }];
   if (op.path.startsWith('/v1/auth/sessions/{id}')) return [{ id: ownerPerson.sessionId }];
   if (op.path.startsWith('/v1/billing/checkouts/{id}')) return [{ id: ids.checkout }];
   return null;

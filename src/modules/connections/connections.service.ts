@@ -5,6 +5,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { PeopleRepository } from '../people/people.repository.ts';
 import type { ConnectionRow, ConnectionsRepository } from './connections.repository.ts';
 import type { OauthStoreRepository } from './oauth-store.repository.ts';
+import type { ConnectionView } from './connections.schemas.ts';
 
 /** last_used_at is written at most this often per connection, to keep tool calls free of writes. */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -21,26 +22,13 @@ export interface ConsentChoice {
   autoApproveCredits: number;
 }
 
-/** A connection as the portal lists it. */
-export interface ConnectionView {
-  id: string;
-  clientId: string;
-  clientName: string;
-  account: { id: string; name: string; kind: 'person' | 'team' };
-  scopes: string[];
-  dailyCapCredits: number | null;
-  autoApproveCredits: number;
-  createdAt: string;
-  lastUsedAt: string | null;
-}
-
 function view(row: ConnectionRow): ConnectionView {
   return {
     id: row.id,
     clientId: row.client_id,
     clientName: row.name ?? row.client_id,
     account: { id: row.account_id, name: row.account_name, kind: row.account_kind },
-    scopes: row.scopes,
+    scopes: row.scopes.filter(isScope),
     dailyCapCredits: row.daily_cap_credits,
     autoApproveCredits: row.auto_approve_credits ?? 0,
     createdAt: row.created_at.toISOString(),
