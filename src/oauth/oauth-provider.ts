@@ -50,6 +50,7 @@ export interface OauthProviderDeps {
 
 const ACCESS_TOKEN_TTL_S = 60 * 60;
 const REFRESH_TOKEN_TTL_S = 30 * 24 * 60 * 60;
+const GRANT_TTL_S = 365 * 24 * 60 * 60;
 
 /**
  * The authorization server (issue 11 point 1; docs/agents.md "OAuth"), oidc-provider configured
@@ -115,13 +116,18 @@ export function createOauthProvider(deps: OauthProviderDeps): { provider: Provid
       AccessToken: ACCESS_TOKEN_TTL_S,
       AuthorizationCode: 60,
       DeviceCode: 10 * 60,
-      Grant: REFRESH_TOKEN_TTL_S,
+      // A connection lasts a year of use; a refresh token unused for 30 days expires before that.
+      Grant: GRANT_TTL_S,
       Interaction: 60 * 60,
       RefreshToken: REFRESH_TOKEN_TTL_S,
       Session: 24 * 60 * 60,
     },
     // Every refresh gives a new refresh token; the old one used again revokes the grant (R4.5).
     rotateRefreshToken: true,
+    // Tokens belong to the connection, not to the browser that consented: by default the provider
+    // ties them to its sign-in session (a day here) unless offline_access was granted, so an
+    // agent's tokens would die with a cookie it never sees.
+    expiresWithSession: async () => false,
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     // Consent is asked every time (the person picks the account, scopes and cap for this app); a
     // grant is only ever the one the consent page just made.

@@ -287,6 +287,15 @@ describe('refresh tokens (R4.5)', () => {
     expect(list.body).not.toContain('data-testid="connection"');
   });
 
+  it('belong to the connection, not to the browser that consented: its sign-in session ending changes nothing', async () => {
+    const c = await connect();
+    await t.db.deleteFrom('oauth_store').where('model', '=', 'Session').execute();
+    expect((await api('/v1/billing/balance', c.access)).status).toBe(200);
+    const refreshed = await token({ grant_type: 'refresh_token', refresh_token: c.refresh, client_id: c.clientId });
+    expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
+    expect((await api('/v1/billing/balance', refreshed.body.access_token)).status).toBe(200);
+  });
+
   it('survive a restart: they live in PostgreSQL', async () => {
     const c = await connect();
     expect(await t.db.selectFrom('oauth_store').select('model').where('model', '=', 'RefreshToken').execute()).not.toHaveLength(0);
