@@ -48,7 +48,7 @@ import pino from 'pino';
 import { createConnectionsRepository } from './modules/connections/connections.repository.ts';
 import { createOauthStoreRepository } from './modules/connections/oauth-store.repository.ts';
 import { createConnectionsService } from './modules/connections/connections.service.ts';
-import { createOauthProvider } from './oauth/oauth-provider.ts';
+import { createOauthProvider, type OauthFetch } from './oauth/oauth-provider.ts';
 import { createOauthInteractions } from './oauth/oauth-interactions.ts';
 import { createOauthTokenAuthenticator, isAccessTokenShaped } from './oauth/oauth-tokens.ts';
 import { createOauthPages } from './web/portal/oauth-pages.ts';
@@ -82,6 +82,12 @@ export interface ContainerOptions {
    * JSON lines on stdout; the admin CLI sends them to stderr, its stdout being one JSON object.
    */
   log?: pino.Logger;
+  /**
+   * How the authorization server fetches client ID metadata documents (docs/agents.md). Default:
+   * the global fetch, through oidc-provider's own guard against special-use addresses; tests hand
+   * in one that reaches a local stand-in.
+   */
+  oauthFetch?: OauthFetch;
 }
 
 /**
@@ -173,7 +179,7 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const assets = loadAssets();
   const oauthStore = createOauthStoreRepository(db);
   const connections = createConnectionsService({ repo: createConnectionsRepository(db), store: oauthStore, people: peopleRepo, clock });
-  const { provider: oauthProvider, urls: oauthUrls } = createOauthProvider({ config, log: log.child({ name: 'oauth' }), store: oauthStore, connections, pages: createOauthPages(assets, config) });
+  const { provider: oauthProvider, urls: oauthUrls } = createOauthProvider({ config, log: log.child({ name: 'oauth' }), store: oauthStore, connections, pages: createOauthPages(assets, config), fetch: options.oauthFetch });
   const oauth = createOauthInteractions({ provider: oauthProvider, connections, urls: oauthUrls });
   const oauthToken = createOauthTokenAuthenticator({ provider: oauthProvider, urls: oauthUrls, connections });
   /**

@@ -39,7 +39,12 @@ export function clientDisplay(client: { clientId: string; clientName?: string })
   return { name: client.clientName?.slice(0, 80) || byUrl || 'An unnamed app', verifiedDomain: byUrl };
 }
 
+/** The fetch oidc-provider makes its outbound requests with (client ID metadata documents). */
+export type OauthFetch = NonNullable<Configuration['fetch']>;
+
 export interface OauthProviderDeps {
+  /** Default: the global fetch (oidc-provider adds its own guard against special-use addresses). */
+  fetch?: OauthFetch;
   config: Config;
   /** Where the provider's failures and notices go (the service's JSON log). */
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
@@ -76,6 +81,7 @@ export function createOauthProvider(deps: OauthProviderDeps): { provider: Provid
 
   const configuration: Configuration = {
     adapter: oauthAdapterFor(store),
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
     jwks: keys.jwks as Configuration['jwks'],
     cookies: {
       keys: keys.cookieKeys,

@@ -1,7 +1,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { openDatabase, type Database, type Db } from '../../src/db/database.ts';
-import { createContainer, type Container } from '../../src/container.ts';
+import { createContainer, type Container, type ContainerOptions } from '../../src/container.ts';
 import { buildApp } from '../../src/app.ts';
 import { FakeClock } from '../../src/lib/clock.ts';
 import { SCOPES, type Scope } from '../../src/lib/actor.ts';
@@ -15,6 +15,8 @@ export interface TestAppOptions {
   now?: Date | string;
   /** Turn the app's log on and collect its JSON lines here (set LOG_LEVEL in env too). */
   logStream?: NodeJS.WritableStream;
+  /** The authorization server's outbound fetch (client ID metadata documents from a local stand-in). */
+  oauthFetch?: ContainerOptions['oauthFetch'];
 }
 
 export interface TestKey {
@@ -62,7 +64,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     const config = testConfig({ ...testDatabase.env, ...options.env });
     database = await openDatabase(config);
     const clock = new FakeClock(options.now);
-    const container = createContainer(config, database, clock);
+    const container = createContainer(config, database, clock, options.oauthFetch ? { oauthFetch: options.oauthFetch } : {});
     app = await buildApp(container, options.logStream ? { logStream: options.logStream } : { logger: false });
     await app.ready();
     return assemble(app, container, database, testDatabase, clock);

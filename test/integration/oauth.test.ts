@@ -1,4 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/test-app.ts';
 import { createListeningApp, csrfIn, HttpBrowser, signInThere, type Page } from '../helpers/http-browser.ts';
@@ -14,14 +16,35 @@ import { choiceDraft, grant, NO_RATE_LIMITS, seedHeads } from '../helpers/questi
  */
 let t: TestApp & { baseUrl: string };
 const REDIRECT = 'http://127.0.0.1:9/callback';
+/** Client ID metadata documents (an agent's own https page), served by a local stand-in. */
+const DOCUMENT_HOST = 'agent.example';
+const documents = new Map<string, unknown>();
+const fetched: string[] = [];
+let documentServer: http.Server;
 const REGISTRATIONS_PER_HOUR = 40;
 
 beforeAll(async () => {
-  t = await createListeningApp({ env: { ...NO_RATE_LIMITS, OAUTH_REGISTRATIONS_PER_HOUR: String(REGISTRATIONS_PER_HOUR) } });
+  documentServer = http.createServer((request, response) => {
+    const document = documents.get(request.url ?? '');
+    response.writeHead(document ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(document ?? { error: 'not found' }));
+  });
+  await new Promise<void>((resolve) => documentServer.listen(0, '127.0.0.1', resolve));
+  const documentPort = (documentServer.address() as AddressInfo).port;
+  // The provider's outbound fetch, pointed at the stand-in for https://agent.example/… (real HTTP;
+  // the provider's guard against special-use addresses would refuse 127.0.0.1, so it is left out).
+  const oauthFetch = async (input: string | URL | Request, init?: RequestInit) => {
+    const target = new URL(input instanceof Request ? input.url : input);
+    fetched.push(target.toString());
+    if (target.host !== DOCUMENT_HOST) throw new Error(`the test fetches only ${DOCUMENT_HOST}`);
+    const { dispatcher: _guard, ...rest } = (init ?? {}) as RequestInit & { dispatcher?: unknown };
+    return fetch(`http://127.0.0.1:${documentPort}${target.pathname}`, rest);
+  };
+  t = await createListeningApp({ env: { ...NO_RATE_LIMITS, OAUTH_REGISTRATIONS_PER_HOUR: String(REGISTRATIONS_PER_HOUR) }, oauthFetch });
   await seedHeads(t, 40);
 });
 afterAll(async () => {
   await t?.close();
+  await new Promise((resolve) => documentServer?.close(resolve));
 });
 
 const url = (path: string) => `${t.baseUrl}${path}`;
@@ -331,12 +354,33 @@ describe('registration (RFC 7591)', () => {
 });
 
 describe('client ID metadata documents', () => {
+  it('an agent named by its own https document: fetched, shown as vouched for by its domain, and connected like any other', async () => {
+    const clientId = `https://${DOCUMENT_HOST}/headcount-client.json`;
+    documents.set('/headcount-client.json', {
+      client_id: clientId, client_name: 'Documented agent', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'],
+    });
+    const { verifier, challenge } = pkce();
+    const browser = new HttpBrowser(t.baseUrl);
+    const consent = await signInThere(t, browser, await browser.open(authorizeUrl(clientId, challenge)), newEmail('documented'));
+    expect(fetched).toContain(clientId);
+    expect(consent.body).toContain('Connect Documented agent?');
+    expect(consent.body).not.toContain('data-testid="unverified"');
+    expect(consent.body).toContain(DOCUMENT_HOST);
+    const back = await answer(browser, consent, { decision: 'allow', account: /<option value="([^"]+)" selected/.exec(consent.body)![1], scopes: ['questions:read', 'account:read'], cap: '100', autoApprove: '0' });
+    const issued = await token({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, code_verifier: verifier, redirect_uri: REDIRECT, client_id: clientId });
+    expect(issued.status, JSON.stringify(issued.body)).toBe(200);
+    expect((await api('/v1/billing/balance', issued.body.access_token)).status).toBe(200);
+  });
+
+
   it('an https client_id naming this machine or a private address is not fetched: the person sees why, nothing is asked', async () => {
     for (const clientId of ['https://localhost/client.json', 'https://127.0.0.1/client.json', 'https://10.0.0.5/client.json', 'https://metadata.internal/client.json']) {
       const page = await new HttpBrowser(t.baseUrl).open(authorizeUrl(clientId, pkce().challenge));
       expect(page.status, clientId).toBe(400);
       expect(page.body, clientId).toContain('invalid_client');
       expect(page.body).toContain('This connection request did not work');
+      expect(fetched, clientId).not.toContain(clientId);
     }
   });
 });
