@@ -50,6 +50,7 @@ import { createOauthStoreRepository } from './modules/connections/oauth-store.re
 import { createConnectionsService } from './modules/connections/connections.service.ts';
 import { createOauthProvider, type OauthFetch } from './oauth/oauth-provider.ts';
 import { createOauthInteractions } from './oauth/oauth-interactions.ts';
+import { createOauthFetch } from './oauth/oauth-fetch.ts';
 import { createOauthTokenAuthenticator, isAccessTokenShaped } from './oauth/oauth-tokens.ts';
 import { createOauthPages } from './web/portal/oauth-pages.ts';
 import { loadAssets } from './web/shared/assets.ts';
@@ -84,8 +85,8 @@ export interface ContainerOptions {
   log?: pino.Logger;
   /**
    * How the authorization server fetches client ID metadata documents (docs/agents.md). Default:
-   * the global fetch, through oidc-provider's own guard against special-use addresses; tests hand
-   * in one that reaches a local stand-in.
+   * the service's SSRF-safe client (oauth/oauth-fetch.ts); tests hand in one that reaches a local
+   * stand-in.
    */
   oauthFetch?: OauthFetch;
 }
@@ -179,7 +180,8 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const assets = loadAssets();
   const oauthStore = createOauthStoreRepository(db);
   const connections = createConnectionsService({ repo: createConnectionsRepository(db), store: oauthStore, people: peopleRepo, clock });
-  const { provider: oauthProvider, urls: oauthUrls } = createOauthProvider({ config, log: log.child({ name: 'oauth' }), store: oauthStore, connections, pages: createOauthPages(assets, config), fetch: options.oauthFetch });
+  const { provider: oauthProvider, urls: oauthUrls } = createOauthProvider({ config, log: log.child({ name: 'oauth' }), store: oauthStore, connections, pages: createOauthPages(assets, config),
+    fetch: options.oauthFetch ?? createOauthFetch({ allowPrivate: config.nodeEnv !== 'production' }) });
   const oauth = createOauthInteractions({ provider: oauthProvider, connections, urls: oauthUrls });
   const oauthToken = createOauthTokenAuthenticator({ provider: oauthProvider, urls: oauthUrls, connections });
   /**

@@ -43,7 +43,7 @@ export function clientDisplay(client: { clientId: string; clientName?: string })
 export type OauthFetch = NonNullable<Configuration['fetch']>;
 
 export interface OauthProviderDeps {
-  /** Default: the global fetch (oidc-provider adds its own guard against special-use addresses). */
+  /** The outbound fetch (oauth-fetch.ts in the service); default: the global fetch behind oidc-provider's own address guard. */
   fetch?: OauthFetch;
   config: Config;
   /** Where the provider's failures and notices go (the service's JSON log). */
