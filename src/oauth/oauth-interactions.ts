@@ -16,6 +16,8 @@ export interface PendingAuthorization {
   resources: string[];
   /** Where the browser goes after the answer (the app's redirect URI); null for the device grant. */
   redirectUri: string | null;
+  /** The app asked for offline_access (refresh tokens beyond the sign-in session). */
+  offlineAccess: boolean;
 }
 
 /** What the person chose (docs/agents.md "Consent"). */
@@ -63,12 +65,15 @@ export function createOauthInteractions(deps: { provider: Provider; connections:
         scopes: SCOPES.filter((s) => asked.includes(s)),
         resources: resources.length ? resources : [urls.mcp],
         redirectUri: typeof interaction.params.redirect_uri === 'string' ? interaction.params.redirect_uri : null,
+        offlineAccess: asked.includes('offline_access'),
       };
     },
 
-    /** Records the consent and returns where the browser goes next (back into the provider). */
-    async approve(raw: Raw, uid: string, approval: Approval): Promise<string> {
-      const pending = await this.pending(raw, uid);
+    /**
+     * Records the consent to `pending` (read by `pending()` in this same request) and returns where
+     * the browser goes next (back into the provider).
+     */
+    async approve(raw: Raw, pending: PendingAuthorization, approval: Approval): Promise<string> {
       const scopes = approval.scopes.filter((s) => isScope(s) && pending.scopes.includes(s));
       if (scopes.length === 0) throw new AppError('validation_failed', 'Choose at least one thing the app may do.');
       const grant = new provider.Grant({ accountId: approval.personId, clientId: pending.client.id });
@@ -82,8 +87,7 @@ export function createOauthInteractions(deps: { provider: Provider; connections:
         grant.addResourceScope(resource, scopes.join(' '));
         if (refused.length) grant.rejectResourceScope(resource, refused.join(' '));
       }
-      const interaction = await details(raw);
-      if (list(interaction.params.scope).some((s) => s.split(' ').includes('offline_access'))) grant.addOIDCScope('offline_access');
+      if (pending.offlineAccess) grant.addOIDCScope('offline_access');
       const grantId = await grant.save();
       await connections.create({
         personId: approval.personId,

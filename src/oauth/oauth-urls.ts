@@ -8,8 +8,6 @@ export interface OauthUrls {
   issuer: string;
   mcp: string;
   api: string;
-  /** RFC 8414 metadata of the issuer (path inserted after /.well-known, as the RFC says for an issuer with a path). */
-  metadata: string;
   /** RFC 9728 metadata of the MCP resource. */
   resourceMetadata: string;
 }
@@ -22,7 +20,6 @@ export function oauthUrls(publicBaseUrl: string): OauthUrls {
     issuer: `${base}${OAUTH_PATH}`,
     mcp: `${base}/mcp`,
     api: base,
-    metadata: `${base}/.well-known/oauth-authorization-server${OAUTH_PATH}`,
     resourceMetadata: `${base}/.well-known/oauth-protected-resource/mcp`,
   };
 }

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 
 /** What oidc-provider hands its adapter to keep: any JSON object. */
@@ -64,12 +63,6 @@ export function createOauthStoreRepository(db: Db) {
     async sweepExpired(at: Date): Promise<number> {
       const result = await db.deleteFrom('oauth_store').where('expires_at', '<', at).executeTakeFirst();
       return Number(result.numDeletedRows);
-    },
-
-    /** How many rows of a model there are (tests and operators). */
-    async count(model: string): Promise<number> {
-      const row = await db.selectFrom('oauth_store').select(sql<string>`count(*)`.as('n')).where('model', '=', model).executeTakeFirstOrThrow();
-      return Number(row.n);
     },
   };
 }

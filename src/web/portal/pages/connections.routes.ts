@@ -94,7 +94,7 @@ ${to ? `<p class="muted">${fill(s.oauthReturnTo, { where: to.label })}</p>` : ''
         dailyCapCredits: credits(formField(request, 'cap'), null, ctx.s.oauthCap),
         autoApproveCredits: credits(formField(request, 'autoApprove'), 0, ctx.s.oauthAutoApprove) ?? 0,
       };
-      return reply.redirect(await oauth.approve(raw(request, reply), uid, approval), 303);
+      return reply.redirect(await oauth.approve(raw(request, reply), pending, approval), 303);
     } catch (error) {
       if (!(error instanceof AppError) || error.status >= 500 || error.code === 'not_found') throw error;
       reply.status(error.status);
