@@ -6,15 +6,16 @@ import { machineInfo } from './lib/machine.ts';
 import { createTempDatabase, type TempDatabase } from './lib/temp-database.ts';
 import { startServer, type RunningServer } from './lib/child.ts';
 import { checkSample, runLoad } from './lib/load.ts';
-import { formatReport, writeJson, type RunReport, type ScenarioReport, type WaitsReport } from './lib/report.ts';
+import { formatReport, writeJson, type RunReport, type ScenarioReport, type WaitsReport, type WebhooksReport } from './lib/report.ts';
 import { BASELINE_ID, SCENARIOS } from './scenarios/index.ts';
-import type { InAppScenario, Scenario, TargetName, WaitScenario } from './scenarios/types.ts';
+import type { InAppScenario, Scenario, TargetName, WaitScenario, WebhookScenario } from './scenarios/types.ts';
 import { SITEVERIFY_PATH, type AppServerOptions, type DriveResult } from './lib/protocol.ts';
 
 /**
  * `npm run bench`: starts the servers (bare Fastify, the real app on a throwaway database) as child
  * processes, runs every scenario against them (HTTP rows with autocannon from this process, in-app
- * rows inside the app child, the long-polls from this process), prints a table and writes
+ * rows inside the app child, the long-polls and the webhooks' asks and receiver from this
+ * process), prints a table and writes
  * bench/results/latest.json. Each HTTP row is followed by a run of the bare route, and its ratio
  * is to that neighbour, because on a shared machine absolute numbers drift within minutes; write
  * paths are also followed by a run of a plain INSERT transaction on the same database.
@@ -99,6 +100,7 @@ async function main(): Promise<RunReport> {
   const closedLoop = { seconds: options.seconds, concurrency: options.connections };
   const results: ScenarioReport[] = [];
   let waits: WaitsReport | null = null;
+  let webhooks: WebhooksReport | null = null;
   const round2 = (value: number) => Math.round(value * 100) / 100;
   /** A ratio: two decimals, or two significant figures below 0.1 (a row 150× slower than bare is 0.0067, not 0.01). */
   const ratioOf = (a: number, b: number) => (a / b >= 0.1 ? round2(a / b) : Number((a / b).toPrecision(2)));
@@ -230,8 +232,16 @@ async function main(): Promise<RunReport> {
     return report;
   }
 
+  async function webhookRun(scenario: WebhookScenario): Promise<WebhooksReport> {
+    const report = await scenario.run(servers.get(scenario.target)!, { events: options.webhookEvents, concurrency: options.connections }, log);
+    const asksRow = results.find((r) => r.id === 'asks');
+    if (asksRow) report.asksRow = { requestsPerSecond: asksRow.result.requestsPerSecond, p50: asksRow.result.latencyMs.p50, sqlPerRequest: asksRow.sqlPerRequest, otherSqlPerRequest: asksRow.otherSqlPerRequest };
+    return report;
+  }
+
   for (const scenario of scenarios) {
     if (scenario.kind === 'waits') waits = await waitRun(scenario);
+    else if (scenario.kind === 'webhooks') webhooks = await webhookRun(scenario);
     else if (scenario.kind === 'in-app') results.push(await inAppRow(scenario));
     else results.push(await httpRow(scenario));
   }
@@ -253,10 +263,11 @@ async function main(): Promise<RunReport> {
     },
     scenarios: results,
     waits,
+    webhooks,
     loadAverageAtEnd: machineInfo().loadAverage,
     baselineSpread: { lowRequestsPerSecond: low, highRequestsPerSecond: high, percent: spreadPercent, noisy: spreadPercent > NOISY_SPREAD_PERCENT },
     appServerRssMb: appStats ? { ready: mb(rssAtReady), end: mb(appStats.rssBytes) } : null,
-    flagged: results.some((r) => r.flagged) || (waits?.flagged ?? false),
+    flagged: results.some((r) => r.flagged) || (waits?.flagged ?? false) || (webhooks?.flagged ?? false),
   };
 }
 

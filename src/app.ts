@@ -40,6 +40,7 @@ import { billingRoutes } from './modules/billing/billing.routes.ts';
 import { testProviderRoutes } from './web/test-provider/test-provider.routes.ts';
 import { portalRoutes } from './web/portal/portal.routes.ts';
 import { connectionsRoutes } from './modules/connections/connections.routes.ts';
+import { webhooksRoutes } from './modules/events/webhooks.routes.ts';
 import { oauthRoutes } from './oauth/oauth.routes.ts';
 import { supportRoutes } from './modules/support/support.routes.ts';
 import { mcpRoutes } from './mcp/mcp.routes.ts';
@@ -136,6 +137,7 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   await app.register(peopleRoutes(container));
   await app.register(keysRoutes(container));
   await app.register(connectionsRoutes(container));
+  await app.register(webhooksRoutes(container));
   await app.register(teamsRoutes(container));
   await app.register(billingRoutes(container));
   if (container.paymentProvider.name === 'test') await app.register(testProviderRoutes(container, assets));

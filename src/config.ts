@@ -73,6 +73,26 @@ export interface Config {
    * (SESSION_SECRET, 32 characters or more) signs the portal's CSRF cookie and tokens; required
    * in production, a random one per process otherwise (a restart then asks open forms again).
    */
+  /**
+   * Webhooks (docs/webhooks.md). `secretKeys` seal endpoints' signing secrets at rest
+   * (WEBHOOK_SECRETS_KEY, then WEBHOOK_SECRETS_KEY_PREVIOUS while rotating; by default derived
+   * from SESSION_SECRET, and a fixed development key outside production when neither is set).
+   * `allowPrivate`/`allowHttp`: endpoints on this machine or private networks, and http:, are
+   * allowed only outside production. `concurrency` (WEBHOOK_CONCURRENCY) attempts run at once per
+   * worker process; due deliveries are looked for every `pollMs` (WEBHOOK_POLL_MS).
+   */
+  readonly webhooks: {
+    readonly secretKeys: readonly string[];
+    readonly allowPrivate: boolean;
+    readonly allowHttp: boolean;
+    readonly concurrency: number;
+    readonly pollMs: number;
+    readonly maxEndpoints: number;
+    /** One attempt's whole exchange (WEBHOOK_TIMEOUT_SECONDS, default 10). */
+    readonly timeoutMs: number;
+    /** Attempts in flight to one endpoint at most, all workers together (WEBHOOK_PER_ENDPOINT, default 4). */
+    readonly perEndpoint: number;
+  };
   readonly sessions: { readonly idleHours: number; readonly maxDays: number; readonly secret: string; readonly secureCookies: boolean };
   /**
    * Who takes payment for credit packs (docs/payments.md): `stripe` (Stripe Checkout, required in
@@ -108,6 +128,13 @@ type Env = Record<string, string | undefined>;
 /** A From header: `addr@host` or `Name <addr@host>`, on one line. */
 const MAIL_FROM = /^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/;
 const DEV_MAIL_FROM = 'Headcount <no-reply@localhost>';
+
+/**
+ * Seals webhook secrets at rest outside production when neither WEBHOOK_SECRETS_KEY nor
+ * SESSION_SECRET is set: fixed, so secrets survive a restart of a development service, and not a
+ * secret (production always has SESSION_SECRET).
+ */
+const DEV_WEBHOOK_SECRETS_KEY = 'headcount development webhook secrets key (not secret)';
 
 /** A secret of SESSION_SECRET's length, made per process outside production (never written anywhere). */
 const processSecret = () => randomBytes(32).toString('base64url');
@@ -216,6 +243,17 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   if (sessionSecret !== undefined && sessionSecret.length < 32) problems.push('SESSION_SECRET must be at least 32 characters (e.g. `openssl rand -base64 32`)');
   if (nodeEnv === 'production' && sessionSecret === undefined) problems.push('SESSION_SECRET is required in production: it signs the portal\'s CSRF tokens, and every process must share it');
 
+  const webhookKey = read('WEBHOOK_SECRETS_KEY');
+  const webhookPreviousKey = read('WEBHOOK_SECRETS_KEY_PREVIOUS');
+  for (const [name, value] of [['WEBHOOK_SECRETS_KEY', webhookKey], ['WEBHOOK_SECRETS_KEY_PREVIOUS', webhookPreviousKey]] as const) {
+    if (value !== undefined && value.length < 32) problems.push(`${name} must be at least 32 characters (e.g. \`openssl rand -base64 32\`)`);
+  }
+  if (webhookPreviousKey !== undefined && webhookKey === undefined) problems.push('WEBHOOK_SECRETS_KEY_PREVIOUS needs WEBHOOK_SECRETS_KEY (the key that replaces it)');
+  // The first seals; every one opens. The key derived from SESSION_SECRET keeps opening what it
+  // sealed after an explicit key is set (docs/webhooks.md "Safety").
+  const sessionDerived = sessionSecret !== undefined ? `session secret: ${sessionSecret}` : DEV_WEBHOOK_SECRETS_KEY;
+  const webhookSecretKeys = [...new Set([webhookKey ?? sessionDerived, ...(webhookPreviousKey ? [webhookPreviousKey] : []), sessionDerived])];
+
   const config: Config = {
     nodeEnv,
     role,
@@ -259,6 +297,16 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       secureCookies: nodeEnv === 'production' || publicBaseUrl.startsWith('https:'),
     },
     payments: { provider: paymentsProvider, stripe },
+    webhooks: {
+      secretKeys: webhookSecretKeys,
+      allowPrivate: nodeEnv !== 'production',
+      allowHttp: nodeEnv !== 'production',
+      concurrency: int('WEBHOOK_CONCURRENCY', 16, 1, 1000),
+      pollMs: int('WEBHOOK_POLL_MS', 1000, 50, 60_000),
+      maxEndpoints: int('WEBHOOK_MAX_ENDPOINTS', 10, 1, 1000),
+      timeoutMs: int('WEBHOOK_TIMEOUT_SECONDS', 10, 1, 30) * 1000,
+      perEndpoint: int('WEBHOOK_PER_ENDPOINT', 4, 1, 100),
+    },
   };
   if (config.sessions.idleHours > config.sessions.maxDays * 24) problems.push('SESSION_IDLE_HOURS must not be longer than SESSION_MAX_DAYS');
 

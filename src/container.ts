@@ -14,6 +14,8 @@ import { createCreditsService } from './modules/credits/credits.service.ts';
 import { createDraftsRepository } from './modules/drafts/drafts.repository.ts';
 import { createDraftsService } from './modules/drafts/drafts.service.ts';
 import { createCreditHolds } from './modules/credits/credits.holds.ts';
+import { createCreditAlerts } from './modules/credits/credits.alerts.ts';
+import { createBalanceView } from './modules/credits/credits-balance-view.ts';
 import { createProjectsRepository } from './modules/projects/projects.repository.ts';
 import { createProjectsService } from './modules/projects/projects.service.ts';
 import { createQuestionsRepository } from './modules/questions/questions.repository.ts';
@@ -60,6 +62,8 @@ import { createPeopleService } from './modules/people/people.service.ts';
 import { createSessionsService } from './modules/people/sessions.service.ts';
 import { createSignInService } from './modules/people/sign-in.service.ts';
 import { createDeveloperKeysService } from './modules/accounts/developer-keys.service.ts';
+import { createFormNoncesRepository } from './modules/accounts/form-nonces.repository.ts';
+import { createFormNoncesService } from './modules/accounts/form-nonces.service.ts';
 import { createTeamsRepository } from './modules/teams/teams.repository.ts';
 import { createTeamsService } from './modules/teams/teams.service.ts';
 import { createCheckoutsRepository } from './modules/billing/checkouts.repository.ts';
@@ -71,6 +75,13 @@ import { createTestProvider } from './modules/billing/test-provider.ts';
 import { createSupportRepository } from './modules/support/support.repository.ts';
 import { createSupportService } from './modules/support/support.service.ts';
 import { SESSION_TOKEN_PREFIX } from './lib/api-key-format.ts';
+import { checkOutboundUrl, outboundRequest, type Lookup } from './lib/outbound-http.ts';
+import { createSecretBox } from './lib/secret-box.ts';
+import { createWebhookEndpointsRepository } from './modules/events/webhook-endpoints.repository.ts';
+import { createWebhookDeliveriesRepository } from './modules/events/webhook-deliveries.repository.ts';
+import { createWebhookEndpointsService } from './modules/events/webhook-endpoints.service.ts';
+import { createWebhookDelivery } from './modules/events/webhook-delivery.service.ts';
+import { createWebhookOwnerMail } from './modules/events/webhook-mail.ts';
 import type { Actor } from './lib/actor.ts';
 
 export interface ContainerOptions {
@@ -89,6 +100,8 @@ export interface ContainerOptions {
    * stand-in.
    */
   oauthFetch?: OauthFetch;
+  /** How webhook deliveries resolve names (default: the system's); tests hand in one that lies, to play DNS rebinding. */
+  outboundLookup?: Lookup;
 }
 
 /**
@@ -109,7 +122,11 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const projects = createProjectsService({ repo: projectsRepo, clock });
   const notifier = options.notifier ?? createLocalNotifier();
   const timers = new Timers(options.queue ?? null);
-  const holds = createCreditHolds(creditsRepo);
+  // The credits' events (credits.low, connection.cap_warning, credits.expiring) carry the balance
+  // as GET /v1/billing/balance shows it, whose freeQuestionToday the questions module knows.
+  const balanceView = createBalanceView({ repo: creditsRepo, accounts: accountsRepo, privateToday: (accountId, at, tx) => questions.privateToday(accountId, at, tx) });
+  const creditAlerts = createCreditAlerts({ repo: creditsRepo, balanceView });
+  const holds = createCreditHolds(creditsRepo, creditAlerts);
   const questionsRepo = createQuestionsRepository(db);
   const effects = {
     changed: (id: string) => notifier.publish(id),
@@ -135,8 +152,7 @@ export function createContainer(config: Config, database: Database, clock: Clock
     },
   });
   const questions = createQuestionsService({ db, clock, repo: questionsRepo, projects: projectsRepo, lifecycle, publicBaseUrl: config.publicBaseUrl });
-  // The balance says whether today's private question is still free: a fact the questions module knows.
-  const credits = createCreditsService({ db, repo: creditsRepo, accounts: accountsRepo, clock, privateToday: (actor) => questions.privateToday(actor) });
+  const credits = createCreditsService({ db, repo: creditsRepo, accounts: accountsRepo, clock, balanceView, alerts: creditAlerts });
   const addHeads = createAddHeadsService({ db, clock, questions: questionsRepo, holds, pool, effects, publicBaseUrl: config.publicBaseUrl });
   const heads = createHeadsRepository(db);
   const answersRepo = createAnswersRepository(db);
@@ -164,7 +180,9 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const sessions = createSessionsService({ repo: sessionsRepo, people: peopleRepo, clock, lifetimes: config.sessions });
   const signIn = createSignInService({ db, repo: sessionsRepo, people: peopleRepo, peopleService: people, sessions, mailer, clock, publicBaseUrl: config.publicBaseUrl });
   const developerKeys = createDeveloperKeysService({ accounts });
-  const teams = createTeamsService({ db, repo: createTeamsRepository(db), people: peopleRepo, accounts: accountsRepo, mailer, clock, publicBaseUrl: config.publicBaseUrl, log: serviceLog });
+  const formNonces = createFormNoncesService({ repo: createFormNoncesRepository(db), clock });
+  const teamsRepo = createTeamsRepository(db);
+  const teams = createTeamsService({ db, repo: teamsRepo, people: peopleRepo, accounts: accountsRepo, mailer, clock, publicBaseUrl: config.publicBaseUrl, log: serviceLog });
   // Support tickets (docs/support.md): a mail that fails is logged, the ticket kept.
   const support = createSupportService({ db, repo: createSupportRepository(db), mailer, clock, log: serviceLog });
   // Buying credits (docs/payments.md): Stripe in production, the built-in test provider elsewhere.
@@ -184,6 +202,22 @@ export function createContainer(config: Config, database: Database, clock: Clock
     fetch: options.oauthFetch ?? createOauthFetch({ allowPrivate: config.nodeEnv !== 'production' }) });
   const oauth = createOauthInteractions({ provider: oauthProvider, connections, urls: oauthUrls });
   const oauthToken = createOauthTokenAuthenticator({ provider: oauthProvider, urls: oauthUrls, connections });
+
+  // Webhooks (issue 12; docs/webhooks.md): endpoints, and the sender the worker's dispatcher runs.
+  const secretBox = createSecretBox(config.webhooks.secretKeys);
+  const addressRules = { allowPrivate: config.webhooks.allowPrivate, allowHttp: config.webhooks.allowHttp, lookup: options.outboundLookup };
+  const webhookEndpointsRepo = createWebhookEndpointsRepository(db);
+  const webhookDeliveriesRepo = createWebhookDeliveriesRepository(db);
+  const webhooks = createWebhookEndpointsService({
+    db, endpoints: webhookEndpointsRepo, deliveries: webhookDeliveriesRepo, box: secretBox, clock, maxEndpoints: config.webhooks.maxEndpoints,
+    checkUrl: (url) => checkOutboundUrl(url, addressRules),
+  });
+  const webhookDelivery = createWebhookDelivery({
+    db, repo: webhookDeliveriesRepo, endpoints: webhookEndpointsRepo, box: secretBox, clock, rng: Math.random, timeoutMs: config.webhooks.timeoutMs, perEndpoint: config.webhooks.perEndpoint,
+    send: (url, sendOptions) => outboundRequest(url, { ...sendOptions, ...addressRules }),
+    endpointDisabled: createWebhookOwnerMail({ members: (accountId) => teamsRepo.members(accountId), mailer, publicBaseUrl: config.publicBaseUrl }),
+    log: log.child({ name: 'webhooks' }),
+  });
   /**
    * A bearer credential → the actor (docs/api.md "Authentication"): a portal session by its
    * prefix, an OAuth access token by its shape (for the route's resource), else an API key (which
@@ -195,12 +229,12 @@ export function createContainer(config: Config, database: Database, clock: Clock
     return accounts.authenticate(credential, context);
   };
   return {
-    people, sessions, signIn, developerKeys, teams, authenticate, checkouts, paymentEvents, paymentProvider, stripeEvents,
+    people, sessions, signIn, developerKeys, formNonces, teams, authenticate, checkouts, paymentEvents, paymentProvider, stripeEvents,
     assets, oauthStore, connections, oauthProvider, oauthUrls, oauth,
     insights, answerTranslations, heads,
     config, clock, database, db, accounts, pool, estimates, catalogues, credits, drafts, projects,
     notifier, timers, holds, lifecycle, asks, questions, addHeads, answers, results, resultAnswers, waits, links,
-    moderation, sharing, heatmaps, mailer, support,
+    moderation, sharing, heatmaps, mailer, support, webhooks, webhookDelivery, webhookDeliveriesRepo,
   };
 }
 export type Container = ReturnType<typeof createContainer>;

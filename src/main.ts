@@ -6,6 +6,7 @@ import { createContainer } from './container.ts';
 import { buildApp } from './app.ts';
 import { seedSimulatedPanel } from './modules/panel/panel-seed.ts';
 import { createJobRunner } from './jobs/job-runner.ts';
+import { createWebhookDispatcher } from './modules/events/webhook-dispatcher.ts';
 import { jobDefinitions } from './jobs/jobs.ts';
 import { createSimulator } from './modules/panel/simulator.ts';
 import { createLocalNotifier, createPostgresNotifier } from './lib/notifier.ts';
@@ -52,6 +53,11 @@ async function main(): Promise<void> {
       ? createSimulator({ heads: container.heads, clock: container.clock, recorder: container.answers, answersPerMinute: config.simAnswersPerMinute, seed: config.simSeed, log: app.log.child({ module: 'simulator' }) })
       : null;
   simulator?.start(1000);
+  // Webhook deliveries (docs/webhooks.md): sent by every worker, never by API-only nodes.
+  const webhookDispatcher = config.role !== 'api'
+    ? createWebhookDispatcher({ delivery: container.webhookDelivery, concurrency: config.webhooks.concurrency, pollMs: config.webhooks.pollMs, log: app.log.child({ module: 'webhooks' }) })
+    : null;
+  webhookDispatcher?.start();
   if (simulator) app.log.info({ answersPerMinute: config.simAnswersPerMinute }, 'simulated heads answer live questions (development only)');
 
   let stopping = false;
@@ -71,6 +77,7 @@ async function main(): Promise<void> {
       await app.close();
       clearInterval(idle);
       await simulator?.stop();
+      await webhookDispatcher?.stop();
       await jobs.stop();
       await notifier.stop();
       await database.close();

@@ -6,8 +6,8 @@ import { AnswerSchema, ResultSchema } from './modules/results/results.schemas.ts
 import { InsightsSchema } from './modules/insights/insights.schemas.ts';
 import { ProjectSchema } from './modules/projects/projects.schemas.ts';
 import { DraftRecordSchema } from './modules/drafts/drafts.schemas.ts';
-import { BalanceSchema, LedgerRowSchema } from './modules/credits/credits.schemas.ts';
-import { WebhookEndpointSchema } from './modules/events/webhooks.schemas.ts';
+import { BalanceSchema, BillingAlertsSchema, LedgerRowSchema } from './modules/credits/credits.schemas.ts';
+import { WebhookAttemptSchema, WebhookDeliverySchema, WebhookEndpointSchema } from './modules/events/webhooks.schemas.ts';
 import {
   ConfigSchema,
   CountriesCatalogueSchema,
@@ -44,6 +44,7 @@ export const SHARED_SCHEMAS: TSchema[] = [
   DraftRecordSchema,
   TemplateSchema,
   BalanceSchema,
+  BillingAlertsSchema,
   LedgerRowSchema,
   CountryEntrySchema,
   ConfigSchema,
@@ -51,6 +52,8 @@ export const SHARED_SCHEMAS: TSchema[] = [
   TagsCatalogueSchema,
   StatsSchema,
   WebhookEndpointSchema,
+  WebhookDeliverySchema,
+  WebhookAttemptSchema,
   EstimateSchema,
   LinkAnswerSchema,
   LinkViewSchema,
@@ -83,6 +86,7 @@ export const API_TAGS = [
   { name: 'Teams', description: 'Team accounts: members, roles and invitations by email; portal session only (docs/teams.md).' },
   { name: 'Developers', description: 'API keys, made and revoked by a signed-in person (the portal\'s Developers page); portal session only.' },
   { name: 'Connected apps', description: 'Apps and agents a person connected with OAuth (docs/agents.md): listed and disconnected by that person; portal session only.' },
+  { name: 'Webhooks', description: 'Endpoints that receive signed events (Standard Webhooks), their deliveries and attempts; portal session only (docs/webhooks.md).' },
   { name: 'Support', description: 'Writing to support: a ticket, answered by email; any credential or none (docs/support.md).' },
   { name: 'Health', description: 'Liveness and readiness for operators.' },
 ];

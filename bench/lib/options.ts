@@ -21,6 +21,8 @@ export interface BenchOptions {
   waiters: number;
   /** Live questions they are spread over (BENCH_WAIT_QUESTIONS, default 100). */
   waitQuestions: number;
+  /** Asks (so deliveries per endpoint) in each phase of the webhooks scenario (BENCH_WEBHOOK_EVENTS, default 500). */
+  webhookEvents: number;
 }
 
 function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number, max: number): number {
@@ -43,5 +45,6 @@ export function readOptions(env: NodeJS.ProcessEnv = process.env, profileDir: st
     profileDir: env.BENCH_PROFILE === '1' ? profileDir : null,
     waiters: positiveInt(env, 'BENCH_WAITERS', 10_000, 50_000),
     waitQuestions: positiveInt(env, 'BENCH_WAIT_QUESTIONS', 100, 10_000),
+    webhookEvents: positiveInt(env, 'BENCH_WEBHOOK_EVENTS', 500, 100_000),
   };
 }

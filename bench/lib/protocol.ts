@@ -82,6 +82,21 @@ export interface AppControls {
   'links.prepare': { args: { questions: number; n: number }; result: { codes: string[]; questionIds: string[]; ms: number } };
   /** Link answers stored so far to those questions. */
   'links.count': { args: { questionIds: string[] }; result: { answers: number } };
+  /**
+   * A fresh account (one API key, `credits` granted) with a webhook endpoint for each of `urls`,
+   * subscribed to `events`, made through the endpoints service as its owner would (a portal
+   * session actor); returns the key's secret and each endpoint's signing secret.
+   */
+  'webhooks.account': {
+    args: { credits: number; urls: string[]; events: string[] };
+    result: { accountId: string; apiSecret: string; endpoints: Array<{ id: string; url: string; secret: string }>; ms: number };
+  };
+  /** The app pool's statements and the webhook dispatcher's share of them, read at one instant. */
+  'webhooks.counters': { args: Record<string, never>; result: WebhookCounters };
+  /** Deliveries of these endpoints by status, and the attempts made at them (from the database). */
+  'webhooks.deliveries': { args: { endpointIds: string[] }; result: Record<string, { succeeded: number; pending: number; failed: number; attempts: number }> };
+  /** Deletes the endpoints (their deliveries go with them): nothing of the scenario keeps retrying afterwards. */
+  'webhooks.remove': { args: { accountId: string; endpointIds: string[] }; result: { removed: number } };
   /** process.memoryUsage(), after two full garbage collections when `gc`. */
   memory: { args: { gc: boolean }; result: { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number } };
 }
@@ -110,6 +125,26 @@ export interface DriveResult {
   /** CPU time of the app process during the run (user + system), in microseconds. */
   cpuMicros: number;
 }
+
+/**
+ * Counters of the app child at one instant: its pool's statements (all, and those the webhook
+ * dispatcher sent: its claims and attempts, counted by async context in servers/app.ts), its
+ * other connections, the dispatcher's claims (calls, calls that claimed nothing, rows claimed),
+ * its finished attempts per endpoint, and the process's CPU time.
+ */
+export interface WebhookCounters {
+  queries: number;
+  otherQueries: number;
+  dispatcherQueries: number;
+  claims: number;
+  emptyClaims: number;
+  claimed: number;
+  attemptsEnded: Record<string, number>;
+  cpuMicros: number;
+}
+
+/** What servers/app.ts counts around the dispatcher's calls (WebhookCounters without the pool totals). */
+export type DispatcherCounters = Pick<WebhookCounters, 'dispatcherQueries' | 'claims' | 'emptyClaims' | 'claimed' | 'attemptsEnded'>;
 
 export interface AnswersWorkload {
   id: string;

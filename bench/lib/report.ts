@@ -88,6 +88,85 @@ export interface WaitsReport {
   notes: string[];
 }
 
+/** One phase of the webhooks scenario (scenarios/webhooks.ts): N asks from one account, and its endpoints' deliveries. */
+export interface WebhookPhaseReport {
+  id: 'no-endpoint' | 'one-endpoint' | 'with-hanging';
+  title: string;
+  asks: {
+    sent: number;
+    /** 201s with a question id. */
+    created: number;
+    statusCodes: Record<string, number>;
+    errors: number;
+    firstError: string | null;
+    seconds: number;
+    perSecond: number;
+    latencyMs: { p50: number; p99: number; max: number };
+    /** App-pool statements per ask while the asks ran, the webhook dispatcher's taken out. */
+    sqlPerAsk: number;
+    /** Statements on the app's other connections (job queue, LISTEN) per ask while they ran. */
+    jobsSqlPerAsk: number;
+  };
+  /** App CPU from the first ask to the last delivery recorded, per ask (its deliveries included). */
+  appCpuMsPerAsk: number;
+  /** The answering endpoint's deliveries; null without an endpoint. */
+  delivery: {
+    expected: number;
+    /** Requests that verified (standardwebhooks), a repeated one included. */
+    verified: number;
+    /** Asks whose question.reserved arrived, verified. */
+    matched: number;
+    missing: number;
+    /** Verified requests carrying a webhook-id that had arrived before. */
+    duplicates: number;
+    /** Verified requests of another type or another question. */
+    unmatched: number;
+    invalid: number;
+    firstInvalid: string | null;
+    /** Matched deliveries per second from the first arrival to the last. */
+    perSecond: number;
+    firstAfterFirstAskMs: number;
+    /** From the phase's last 201 to its last delivery: the backlog the dispatcher still had. */
+    lastAfterLast201Ms: number;
+    /** From each ask's 201 (read by the client) to its delivery's arrival (body read by the receiver). */
+    latencyMs: { p50: number; p99: number; max: number };
+    /** The dispatcher's app-pool statements from the first ask to the last attempt recorded, per matched delivery. */
+    dispatcherSqlPerDelivery: number;
+    claimsPerDelivery: number;
+    /** The dispatcher's claims in that time that took nothing (all it saw due was busy or locked, or nothing was due). */
+    emptyClaims: number;
+    seconds: number;
+    timedOut: boolean;
+    /** The endpoint's deliveries in the database at the end of the scenario. */
+    database: { succeeded: number; pending: number; failed: number; attempts: number } | null;
+  } | null;
+  /** The endpoint that never answers (with-hanging only). */
+  hanging: {
+    /** Requests it received (each verified) during the phase. */
+    requests: number;
+    distinctEvents: number;
+    invalid: number;
+    holdingAtEnd: number;
+    database: { succeeded: number; pending: number; failed: number; attempts: number } | null;
+  } | null;
+  flagged: boolean;
+}
+
+/** The webhooks scenario (scenarios/webhooks.ts): delivery as a customer's receiver sees it. */
+export interface WebhooksReport {
+  id: string;
+  title: string;
+  events: number;
+  concurrency: number;
+  /** The dispatcher's settings in the app child (production's defaults). */
+  dispatcher: { concurrency: number; perEndpoint: number; pollMs: number; timeoutMs: number } | null;
+  phases: WebhookPhaseReport[];
+  /** The `asks` row of the same run (autocannon, one account, no endpoint), when it ran. */
+  asksRow: { requestsPerSecond: number; p50: number; sqlPerRequest: number | null; otherSqlPerRequest: number | null } | null;
+  flagged: boolean;
+  notes: string[];
+}
+
 export interface RunReport {
   finishedAt: string;
   machine: MachineInfo;
@@ -96,6 +175,8 @@ export interface RunReport {
   scenarios: ScenarioReport[];
   /** The long-poll scenario; null when not selected. */
   waits: WaitsReport | null;
+  /** The webhooks scenario; null when not selected. */
+  webhooks: WebhooksReport | null;
   loadAverageAtEnd: number[];
   /** Resident memory of the app server when it was ready and after the last scenario. */
   appServerRssMb: { ready: number; end: number } | null;
@@ -176,8 +257,10 @@ export function formatReport(report: RunReport): string {
       if (first) footer.push(`    first error: ${first.split('\n')[0]}`);
     }
     if (report.waits?.flagged) footer.push(`  ${report.waits.id}: see its section below`);
+    if (report.webhooks?.flagged) footer.push(`  ${report.webhooks.id}: see its section below`);
   }
   const sections = [...header, '', table(rows), '', ...footer];
+  if (report.webhooks) sections.push('', ...formatWebhooks(report.webhooks));
   if (report.waits) sections.push('', ...formatWaits(report.waits));
   return sections.join('\n');
 }
@@ -200,6 +283,64 @@ function formatWaits(w: WaitsReport): string[] {
       ` · re-polls after a wait ran out: ${o.repolls}`,
   ];
   for (const failure of w.close.failures.slice(0, 5)) lines.push(`  close failure: ${failure}`);
+  for (const note of w.notes) lines.push(`  note: ${note}`);
+  return lines;
+}
+
+function formatWebhooks(w: WebhooksReport): string[] {
+  const d = w.dispatcher;
+  const lines = [
+    `${w.id}${w.flagged ? ' !' : ''}: ${w.title}` + (d ? `; dispatcher: ${d.concurrency} attempts at once, ${d.perEndpoint} per endpoint, polls every ${d.pollMs} ms, ${d.timeoutMs / 1000} s timeout` : ''),
+  ];
+  const rows = [['phase', 'asks/s', 'ask p50', 'ask p99', 'SQL/ask', '+jobs SQL', 'CPU ms/ask', 'deliv/s', '201→arrival p50', 'p99', 'max', 'drain ms', 'SQL/deliv', 'claims/deliv', 'verified', 'dup', 'other']];
+  for (const p of w.phases) {
+    const a = p.asks;
+    const v = p.delivery;
+    rows.push([
+      p.id + (p.flagged ? ' !' : ''),
+      a.perSecond.toLocaleString('en-GB'),
+      a.latencyMs.p50.toFixed(1),
+      a.latencyMs.p99.toFixed(1),
+      a.sqlPerAsk.toFixed(3),
+      a.jobsSqlPerAsk.toFixed(3),
+      p.appCpuMsPerAsk.toFixed(3),
+      v ? v.perSecond.toLocaleString('en-GB') : '-',
+      v ? v.latencyMs.p50.toFixed(1) : '-',
+      v ? v.latencyMs.p99.toFixed(1) : '-',
+      v ? v.latencyMs.max.toFixed(1) : '-',
+      v ? v.lastAfterLast201Ms.toFixed(0) : '-',
+      v ? v.dispatcherSqlPerDelivery.toFixed(2) : '-',
+      v ? v.claimsPerDelivery.toFixed(2) : '-',
+      v ? `${v.matched}/${v.expected}` : '-',
+      v ? String(v.duplicates) : '-',
+      v ? `${v.unmatched + v.invalid + v.missing}` : '-',
+    ]);
+  }
+  lines.push(...table(rows).split('\n').map((l) => `  ${l}`));
+  const base = w.phases.find((p) => p.id === 'no-endpoint');
+  for (const p of w.phases.filter((x) => x.delivery)) {
+    const v = p.delivery!;
+    const vsBase = base ? ` (${ratio(p.asks.perSecond / base.asks.perSecond)} the no-endpoint asks/s, ${(p.asks.sqlPerAsk - base.asks.sqlPerAsk >= 0 ? '+' : '') + (p.asks.sqlPerAsk - base.asks.sqlPerAsk).toFixed(2)} SQL/ask)` : '';
+    lines.push(
+      `  ${p.id}: asks ${p.asks.created}/${p.asks.sent} created${vsBase}; deliveries: ${v.verified} verified requests, ${v.matched} of ${v.expected} asks matched, ${v.missing} missing, ${v.duplicates} duplicates, ${v.unmatched} unmatched, ${v.invalid} invalid` +
+        `${v.firstInvalid ? ` (${v.firstInvalid})` : ''}; ${v.emptyClaims} claims took nothing; first ${v.firstAfterFirstAskMs} ms after the first ask was sent, last ${v.lastAfterLast201Ms} ms after the last 201${v.timedOut ? ' (TIMED OUT)' : ''}` +
+        (v.database ? `; in the database: ${JSON.stringify(v.database)}` : ''),
+    );
+    if (p.hanging) {
+      const h = p.hanging;
+      lines.push(
+        `  ${p.id}, the hanging endpoint: ${h.requests} request(s) received (${h.distinctEvents} events, ${h.invalid} invalid), ${h.holdingAtEnd} held at the end` +
+          (h.database ? `; in the database: ${JSON.stringify(h.database)}` : ''),
+      );
+    }
+  }
+  if (w.asksRow && base) {
+    lines.push(
+      `  the asks row of this run (autocannon, no endpoint): ${w.asksRow.requestsPerSecond.toLocaleString('en-GB')} req/s, ${fixed(w.asksRow.sqlPerRequest, 3)} SQL/req; ` +
+        w.phases.map((p) => `${p.id} ${ratio(p.asks.perSecond / w.asksRow!.requestsPerSecond)}`).join(', '),
+    );
+  }
+  for (const p of w.phases) if (p.asks.firstError) lines.push(`  ${p.id}: first ask error: ${p.asks.firstError.split('\n')[0]}`);
   for (const note of w.notes) lines.push(`  note: ${note}`);
   return lines;
 }

@@ -1,10 +1,10 @@
 import type { RunningServer } from '../lib/child.ts';
 import type { DriveResult, DriveSettings } from '../lib/protocol.ts';
 import type { Outcome } from '../lib/drive.ts';
-import type { WaitsReport } from '../lib/report.ts';
+import type { WaitsReport, WebhooksReport } from '../lib/report.ts';
 
 /**
- * Three kinds of scenario, each listed in scenarios/index.ts (the order they run and are reported):
+ * Four kinds of scenario, each listed in scenarios/index.ts (the order they run and are reported):
  *
  * - `Scenario` (kind 'http', the default): one kind of request hammered for a fixed time against
  *   one server with autocannon. Each row is paired with a run of the bare route right after it.
@@ -17,6 +17,8 @@ import type { WaitsReport } from '../lib/report.ts';
  *   closed loop inside the app child, through its container; no bare pairing.
  * - `WaitScenario` (kind 'waits'): not throughput: thousands of held long-polls, the memory they
  *   take and how fast they wake; reported in its own section.
+ * - `WebhookScenario` (kind 'webhooks'): asks over HTTP and their webhook deliveries to a
+ *   receiver in this process, phase by phase; reported in its own section.
  *
  * Write paths (`insertBaseline`) are also paired with a plain single-row INSERT transaction (BEGIN;
  * INSERT; COMMIT through `pg`, in the app child, same concurrency, same database), measured right
@@ -115,7 +117,22 @@ export interface WaitScenario {
   run(app: RunningServer, settings: WaitSettings, log: (line: string) => void): Promise<WaitsReport>;
 }
 
-export type AnyScenario = Scenario | InAppScenario | WaitScenario;
+export interface WebhookSettings {
+  /** Asks per phase, so deliveries per endpoint (BENCH_WEBHOOK_EVENTS). */
+  events: number;
+  /** Asks in flight at once. */
+  concurrency: number;
+}
+
+export interface WebhookScenario {
+  kind: 'webhooks';
+  id: string;
+  title: string;
+  target: 'app';
+  run(app: RunningServer, settings: WebhookSettings, log: (line: string) => void): Promise<WebhooksReport>;
+}
+
+export type AnyScenario = Scenario | InAppScenario | WaitScenario | WebhookScenario;
 
 /** Small shape helpers for `check`, returning a problem or nothing. */
 export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

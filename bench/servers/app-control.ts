@@ -11,14 +11,16 @@ import { newId } from '../../src/lib/ids.ts';
 import { randomBase62 } from '../../src/lib/base62.ts';
 import { answerSentiment } from '../../src/modules/text/sentiment.ts';
 import { drive } from '../lib/drive.ts';
-import type { AnswersWorkload, AppControlName, AppControls, ResultsSetup, ResultsWorkload } from '../lib/protocol.ts';
+import type { EventName } from '../../src/modules/events/webhooks.schemas.ts';
+import type { AnswersWorkload, AppControlName, AppControls, DispatcherCounters, ResultsSetup, ResultsWorkload } from '../lib/protocol.ts';
 
 /**
  * The app child's control operations (protocol.ts AppControls), run inside the app process
  * through its container: set-up that has no public route (accounts, keys, grants, a bigger
  * panel, a question with 5,000 answers written in bulk, live questions for link answers), the
- * panel answer path (no HTTP route), the plain-insert baseline, the result cache's counters, and
- * the server side of the 10,000-waits scenario.
+ * panel answer path (no HTTP route), the plain-insert baseline, the result cache's counters, the
+ * server side of the 10,000-waits scenario, and the webhooks scenario's accounts with endpoints
+ * and the dispatcher's counters.
  */
 export const BASELINE_APPLICATION = 'headcount-bench-baseline';
 const SCRATCH_TABLE = 'bench_scratch';
@@ -42,10 +44,21 @@ const REASONS = [
 const ENDINGS = ['', '.', ' really', ', honestly', ' to me', '!', ' I think', ' for sure'];
 
 const now = () => performance.timeOrigin + performance.now();
+const cpuMicros = () => {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+};
 
 type Handlers = { [K in AppControlName]: (args: AppControls[K]['args']) => Promise<AppControls[K]['result']> };
 
-export function createAppControl(deps: { config: Config; database: Database; container: Container; counters: { queries(): number; otherQueries(): number } }) {
+export function createAppControl(deps: {
+  config: Config;
+  database: Database;
+  container: Container;
+  counters: { queries(): number; otherQueries(): number };
+  /** What servers/app.ts counts around the webhook dispatcher. */
+  dispatcher(): DispatcherCounters;
+}) {
   const { config, database, container, counters } = deps;
   const { db } = database;
   let accountsMade = 0;
@@ -280,6 +293,10 @@ export function createAppControl(deps: { config: Config; database: Database; con
     return container.answers.record(questionId, { headId: head.id, source: 'panel', tier: 1 }, answerOf(head, k), { withQuestion: true });
   }
 
+  // --- webhooks -----------------------------------------------------------------------------------
+  /** Each webhook account's owner: endpoints are managed by a signed-in owner or admin, never a key. */
+  const owners = new Map<string, Actor>();
+
   // --- waits --------------------------------------------------------------------------------------
   let waited: { questionIds: string[]; lastHead: string } | null = null;
 
@@ -401,6 +418,51 @@ export function createAppControl(deps: { config: Config; database: Database; con
         .where('source', '=', 'link')
         .executeTakeFirstOrThrow();
       return { answers: row.answers };
+    },
+
+    async 'webhooks.account'({ credits, urls, events }) {
+      const t = performance.now();
+      const { actor, secret } = await makeAccount(credits);
+      // The portal's session actor of the account's owner (no session row is needed: the service
+      // checks the role, and created_by is only recorded).
+      const owner: Actor = { ...actor, keyId: null, session: { id: `bench-session-${actor.accountId}`, personId: `bench-owner-${actor.accountId}`, role: 'owner' } };
+      owners.set(actor.accountId, owner);
+      const endpoints = [];
+      for (const url of urls) {
+        const made = await container.webhooks.create(owner, { url, events: events as EventName[], description: 'bench receiver' });
+        endpoints.push({ id: made.id, url: made.url, secret: made.secret });
+      }
+      return { accountId: actor.accountId, apiSecret: secret, endpoints, ms: Math.round(performance.now() - t) };
+    },
+
+    async 'webhooks.counters'() {
+      return { queries: counters.queries(), otherQueries: counters.otherQueries(), ...deps.dispatcher(), cpuMicros: cpuMicros() };
+    },
+
+    async 'webhooks.deliveries'({ endpointIds }) {
+      const rows = endpointIds.length
+        ? await db
+            .selectFrom('webhook_deliveries')
+            .select(['endpoint_id', 'status', sql<number>`count(*)::int`.as('count'), sql<number>`sum(attempts)::int`.as('attempts')])
+            .where('endpoint_id', 'in', endpointIds)
+            .groupBy(['endpoint_id', 'status'])
+            .execute()
+        : [];
+      const byEndpoint: Record<string, { succeeded: number; pending: number; failed: number; attempts: number }> = {};
+      for (const id of endpointIds) byEndpoint[id] = { succeeded: 0, pending: 0, failed: 0, attempts: 0 };
+      for (const row of rows) {
+        const entry = byEndpoint[row.endpoint_id];
+        entry[row.status as 'succeeded' | 'pending' | 'failed'] = row.count;
+        entry.attempts += row.attempts;
+      }
+      return byEndpoint;
+    },
+
+    async 'webhooks.remove'({ accountId, endpointIds }) {
+      const owner = owners.get(accountId);
+      if (!owner) throw new Error(`no webhook account ${accountId} (call webhooks.account first)`);
+      for (const id of endpointIds) await container.webhooks.remove(owner, id);
+      return { removed: endpointIds.length };
     },
 
     async memory({ gc }) {

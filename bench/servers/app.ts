@@ -1,11 +1,13 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { createContainer } from '../../src/container.ts';
 import { buildApp } from '../../src/app.ts';
 import { seedSimulatedPanel } from '../../src/modules/panel/panel-seed.ts';
 import { createJobRunner, type JobRunner } from '../../src/jobs/job-runner.ts';
+import { createWebhookDispatcher, type WebhookDispatcher } from '../../src/modules/events/webhook-dispatcher.ts';
 import { jobDefinitions } from '../../src/jobs/jobs.ts';
 import { createLocalNotifier, createPostgresNotifier, type Notifier } from '../../src/lib/notifier.ts';
 import { serveChild } from '../lib/serve-child.ts';
@@ -18,7 +20,9 @@ import { BASELINE_APPLICATION, createAppControl } from './app-control.ts';
  * → container → panel → buildApp → job runner → listen), on a database the orchestrator made for
  * this run and removes afterwards. The job runner works (role "all"), so an ask schedules its
  * close timer as in production, and the notifier is the one main.ts picks: LISTEN/NOTIFY on a
- * PostgreSQL server, in-process on the embedded database. No simulator (production mode).
+ * PostgreSQL server, in-process on the embedded database. No simulator (production mode). The
+ * webhook dispatcher runs as on a worker; webhook endpoints may be on 127.0.0.1 over http here
+ * (the one change to production's config, for the webhooks scenario's receiver).
  * Control operations for the orchestrator: ./app-control.ts.
  */
 const options = JSON.parse(process.argv[2] ?? '') as AppServerOptions;
@@ -60,10 +64,14 @@ await serveChild(async () => {
   const otherQueries = () => Object.entries(byApplication()).reduce((sum, [name, count]) => (name === APP_APPLICATION || name === BASELINE_APPLICATION ? sum : sum + count), 0);
   let t = performance.now();
   const database: Database = await openDatabase(config);
-  const queries = countQueries(database.pool);
+  // The webhook dispatcher's statements on the app pool are told apart by async context (below).
+  const dispatcherScope = new AsyncLocalStorage<true>();
+  const queries = countQueries(database.pool, dispatcherScope);
   let notifier: Notifier | null = null;
   let jobs: JobRunner | null = null;
+  let webhooks: WebhookDispatcher | null = null;
   const stopAll = async () => {
+    await webhooks?.stop();
     await jobs?.stop();
     await notifier?.stop();
     await database.close();
@@ -76,7 +84,13 @@ await serveChild(async () => {
     notifier = database.kind === 'server' ? createPostgresNotifier(database.connection, database.pool, console) : createLocalNotifier();
     await notifier.start();
     jobs = createJobRunner(database.connection);
-    const container = createContainer(config, database, undefined, { notifier, queue: jobs });
+    // The one departure from production's config: webhook endpoints on this machine over plain
+    // http are allowed (production refuses private addresses and http:, config.ts allowPrivate /
+    // allowHttp), because the webhooks scenario's receiver listens on 127.0.0.1 in the
+    // orchestrator. Everything else about delivery (signing, the address check at every attempt,
+    // timeouts, retries, the dispatcher's concurrency and polling) is production's.
+    const containerConfig: Config = { ...config, webhooks: { ...config.webhooks, allowPrivate: true, allowHttp: true } };
+    const container = createContainer(containerConfig, database, undefined, { notifier, queue: jobs });
     t = performance.now();
     const heads = await seedSimulatedPanel(database.db, { size: options.heads, clock: container.clock });
     const seedMs = ms(t);
@@ -88,8 +102,29 @@ await serveChild(async () => {
     app.addHook('onRequest', async () => void (requests += 1));
     t = performance.now();
     await jobs.start(jobDefinitions(container), { work: true, log: app.log });
+    // The webhook dispatcher, as main.ts runs it on a worker (its polling is part of the idle SQL).
+    // Its claims and attempts run inside dispatcherScope, so their statements are counted apart
+    // (queries.inScope()), and the calls are counted; they are otherwise the container's own.
+    const dispatcherCounts = { claims: 0, emptyClaims: 0, claimed: 0, attemptsEnded: {} as Record<string, number> };
+    const delivery: Pick<typeof container.webhookDelivery, 'claim' | 'attempt'> = {
+      claim: (limit) =>
+        dispatcherScope.run(true, async () => {
+          const claimed = await container.webhookDelivery.claim(limit);
+          dispatcherCounts.claims += 1;
+          if (claimed.length === 0) dispatcherCounts.emptyClaims += 1;
+          dispatcherCounts.claimed += claimed.length;
+          return claimed;
+        }),
+      attempt: (row) =>
+        dispatcherScope.run(true, () =>
+          container.webhookDelivery.attempt(row).finally(() => void (dispatcherCounts.attemptsEnded[row.endpoint_id] = (dispatcherCounts.attemptsEnded[row.endpoint_id] ?? 0) + 1)),
+        ),
+    };
+    webhooks = createWebhookDispatcher({ delivery, concurrency: config.webhooks.concurrency, pollMs: config.webhooks.pollMs, log: app.log });
+    webhooks.start();
     const jobsMs = ms(t);
-    const control = createAppControl({ config, database, container, counters: { queries, otherQueries } });
+    const dispatcher = () => ({ dispatcherQueries: queries.inScope(), claims: dispatcherCounts.claims, emptyClaims: dispatcherCounts.emptyClaims, claimed: dispatcherCounts.claimed, attemptsEnded: { ...dispatcherCounts.attemptsEnded } });
+    const control = createAppControl({ config: containerConfig, database, container, counters: { queries, otherQueries }, dispatcher });
     // A deep accept queue (the kernel caps it at net.core.somaxconn): the wait scenario opens
     // thousands of connections in bursts.
     await app.listen({ host: '127.0.0.1', port: 0, backlog: 4096 });
@@ -102,6 +137,7 @@ await serveChild(async () => {
         heads,
         poolSize: config.databasePoolSize,
         notifier: database.kind === 'server' ? 'LISTEN/NOTIFY' : 'in-process',
+        webhooks: { concurrency: config.webhooks.concurrency, perEndpoint: config.webhooks.perEndpoint, pollMs: config.webhooks.pollMs, timeoutMs: config.webhooks.timeoutMs },
         openMs,
         migrateMs,
         seedMs,

@@ -134,6 +134,8 @@ export interface BalancesTable {
   available: ColumnType<number, number | undefined, number>;
   reserved: ColumnType<number, number | undefined, number>;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** `credits.low` fires when available falls below this (0: never); docs/webhooks.md. */
+  low_credits_threshold: ColumnType<number, number | undefined, number>;
 }
 
 export interface LedgerEntriesTable {
@@ -298,6 +300,13 @@ export interface IdempotencyKeysTable {
   expires_at: Timestamp;
 }
 
+/** A portal form's nonce, claimed by its first post so a reload acts no second time (migration 0017). */
+export interface FormNoncesTable {
+  account_id: string;
+  nonce: string;
+  created_at: Timestamp;
+}
+
 export interface OutboxEventsTable {
   id: string;
   seq: Generated<number>;
@@ -306,6 +315,55 @@ export interface OutboxEventsTable {
   payload: Json;
   unique_ref: string;
   created_at: Timestamp;
+}
+
+export interface WebhookEndpointsTable {
+  id: string;
+  account_id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  enabled: ColumnType<boolean, boolean | undefined, boolean>;
+  disabled_reason: string | null;
+  secret_box: string;
+  previous_secret_box: string | null;
+  previous_secret_until: Timestamp | null;
+  created_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  last_delivery_at: Timestamp | null;
+  last_status: number | null;
+  last_success_at: Timestamp | null;
+  failing_since: Timestamp | null;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface WebhookDeliveriesTable {
+  endpoint_id: string;
+  event_id: string;
+  status: ColumnType<WebhookDeliveryStatus, WebhookDeliveryStatus | undefined, WebhookDeliveryStatus>;
+  attempts: ColumnType<number, number | undefined, number>;
+  schedule_from: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Timestamp | null;
+  leased_until: Timestamp | null;
+  last_attempt_at: Timestamp | null;
+  last_status: number | null;
+  last_error: string | null;
+  last_duration_ms: number | null;
+  created_at: Timestamp;
+  completed_at: Timestamp | null;
+}
+
+export interface WebhookAttemptsTable {
+  endpoint_id: string;
+  event_id: string;
+  attempt: number;
+  at: Timestamp;
+  status: number | null;
+  error: string | null;
+  duration_ms: number;
+  response_body: string | null;
 }
 
 export interface AnswerFlagsTable {
@@ -449,7 +507,11 @@ export interface DB {
   answers: AnswersTable;
   lot_uses: LotUsesTable;
   idempotency_keys: IdempotencyKeysTable;
+  form_nonces: FormNoncesTable;
   outbox_events: OutboxEventsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
   link_starts: LinkStartsTable;
   balances: BalancesTable;
   ledger_entries: LedgerEntriesTable;

@@ -6,6 +6,8 @@ import { insightsJobs } from '../modules/insights/insights.jobs.ts';
 import { answersJobs } from '../modules/answers/answers.jobs.ts';
 import { billingJobs } from '../modules/billing/billing.jobs.ts';
 import { connectionsJobs } from '../modules/connections/connections.jobs.ts';
+import { webhooksJobs } from '../modules/events/webhooks.jobs.ts';
+import { accountsJobs } from '../modules/accounts/accounts.jobs.ts';
 
 /** Every job of the service, each declared beside its feature (`<feature>.jobs.ts`). */
 export function jobDefinitions(container: Container): JobDefinition[] {
@@ -16,5 +18,7 @@ export function jobDefinitions(container: Container): JobDefinition[] {
     ...answersJobs(container.answerTranslations),
     ...billingJobs(container.paymentEvents),
     ...connectionsJobs(container.oauthStore),
+    ...webhooksJobs({ deliveries: container.webhookDeliveriesRepo, clock: container.clock }),
+    ...accountsJobs(container.formNonces),
   ];
 }

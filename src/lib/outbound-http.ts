@@ -105,6 +105,26 @@ export async function outboundRequest(url: string, options: OutboundOptions = {}
   }
 }
 
+/**
+ * The checks a request to `url` would make before connecting (scheme, credentials, every address
+ * the name resolves to), without connecting: for refusing a URL when it is registered (a webhook
+ * endpoint) with the same words a delivery would fail with. Passing now proves nothing about
+ * later: names move, so every request checks again (R5.1, DNS rebinding).
+ */
+export async function checkOutboundUrl(url: string, options: Pick<OutboundOptions, 'allowHttp' | 'allowPrivate' | 'lookup' | 'isAllowedAddress' | 'timeoutMs'> = {}): Promise<void> {
+  const target = parseTarget(url, options);
+  const allowed = options.isAllowedAddress ?? (options.allowPrivate ? () => true : isPublicAddress);
+  const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
+  const deadline = AbortSignal.timeout(options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
+  try {
+    const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await resolve(host, options.lookup ?? systemLookup, deadline);
+    const refused = addresses.find(({ address }) => !allowed(address));
+    if (refused) throw notPublic(target.host, refused.address);
+  } catch (error) {
+    throw toOutboundError(error, { timedOut: deadline.aborted, host: target.host, timeoutMs: options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
+  }
+}
+
 /** R5.1: http(s) only, https unless allowed, no credentials in the URL (they would end in logs). */
 function parseTarget(raw: string, options: OutboundOptions): URL {
   let url: URL;

@@ -153,12 +153,20 @@ export async function estimate(t: TestApp, draft: Json): Promise<Json> {
   return body;
 }
 
-/** Outbox events of a question, oldest first. */
+/** Outbox events of a question (its question.* events, whose data holds the Question, and its dispute.resolved), oldest first. */
 export async function eventsOf(t: TestApp, questionId: string): Promise<Array<{ type: string; data: Json }>> {
   const rows = await t.db.selectFrom('outbox_events').select(['type', 'payload']).orderBy('seq').execute();
   return rows
     .map((row) => ({ type: row.type, data: (row.payload as unknown as { data: Json }).data }))
-    .filter((event) => event.data.questionId === questionId);
+    .filter((event) => event.data.question?.id === questionId || event.data.questionId === questionId);
+}
+
+/** Every outbox event of an account, oldest first: type, unique reference and the payload's data. */
+export async function accountEvents(t: TestApp, accountId: string, type?: string): Promise<Array<{ type: string; uniqueRef: string; data: Json }>> {
+  let query = t.db.selectFrom('outbox_events').select(['type', 'unique_ref', 'payload']).where('account_id', '=', accountId);
+  if (type) query = query.where('type', '=', type);
+  const rows = await query.orderBy('seq').execute();
+  return rows.map((row) => ({ type: row.type, uniqueRef: row.unique_ref, data: (row.payload as unknown as { data: Json }).data }));
 }
 
 /** What a thrown AppError (or anything else) looks like, for expect(). */

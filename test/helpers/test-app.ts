@@ -17,6 +17,8 @@ export interface TestAppOptions {
   logStream?: NodeJS.WritableStream;
   /** The authorization server's outbound fetch (client ID metadata documents from a local stand-in). */
   oauthFetch?: ContainerOptions['oauthFetch'];
+  /** How webhook deliveries resolve names (DNS rebinding tests). */
+  outboundLookup?: ContainerOptions['outboundLookup'];
 }
 
 export interface TestKey {
@@ -64,7 +66,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     const config = testConfig({ ...testDatabase.env, ...options.env });
     database = await openDatabase(config);
     const clock = new FakeClock(options.now);
-    const container = createContainer(config, database, clock, options.oauthFetch ? { oauthFetch: options.oauthFetch } : {});
+    const container = createContainer(config, database, clock, { oauthFetch: options.oauthFetch, outboundLookup: options.outboundLookup });
     app = await buildApp(container, options.logStream ? { logStream: options.logStream } : { logger: false });
     await app.ready();
     return assemble(app, container, database, testDatabase, clock);

@@ -106,7 +106,7 @@ describe('the ask', () => {
     const key = await funded(1_100);
     const first = await ask(t, key, choiceDraft()); // 980 left
     const second = await ask(t, key, choiceDraft()); // already below: no second warning
-    const types = async (id: string) => (await t.db.selectFrom('outbox_events').select('type').where('unique_ref', 'like', `${id}:%`).orderBy('seq').execute()).map((r) => r.type);
+    const types = async (id: string) => (await t.db.selectFrom('outbox_events').select('type').where((eb) => eb.or([eb('unique_ref', 'like', `${id}:%`), eb('unique_ref', 'like', `credits.low:${id}:%`)])).orderBy('seq').execute()).map((r) => r.type);
     expect(await types(first.id)).toEqual(['question.reserved', 'credits.low']);
     expect(await types(second.id)).toEqual(['question.reserved']);
   });

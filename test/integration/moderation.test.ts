@@ -338,12 +338,13 @@ describe('dispute review (dispute:decide, dispute:list)', () => {
     expect(await getQuestion(t, key, question.id)).toMatchObject({ creditsSpent: 10 * question.creditsPerAnswer - 50 });
     await expectReconciled(t);
 
-    const events = (await eventsOf(t, question.id)).filter((e) => e.type === 'dispute.resolved');
-    expect(events).toEqual([{ type: 'dispute.resolved', data: { disputeId, questionId: question.id, outcome: 'upheld', refundCredits: 50, note: 'Several answers were off topic.' } }]);
     // Read back without webhooks (extension: GET /v2/questions/{id}/dispute).
     const readBack = await readDispute(key, question.id);
     expect(readBack.statusCode).toBe(200);
     expect(readBack.json().dispute).toMatchObject({ id: disputeId, status: 'upheld', decision: 'Several answers were off topic.', refundCredits: 50, decidedAt: t.clock.now().toISOString() });
+    // The event's data: the Dispute as that endpoint returns it, the question and the refund.
+    const events = (await eventsOf(t, question.id)).filter((e) => e.type === 'dispute.resolved');
+    expect(events).toEqual([{ type: 'dispute.resolved', data: { dispute: readBack.json().dispute, questionId: question.id, refundCredits: 50 } }]);
 
     expect(await failure(admin('dispute:decide', { id: disputeId, reject: true, note: 'Changed my mind.' }))).toMatchObject({ code: 'conflict', status: 409 });
     expect((await eventsOf(t, question.id)).filter((e) => e.type === 'dispute.resolved')).toHaveLength(1);
@@ -374,7 +375,8 @@ describe('dispute review (dispute:decide, dispute:list)', () => {
     await admin('dispute:decide', { id: disputeId, reject: true, note: 'The answers meet our standards.' });
     expect(await money(t, key)).toEqual(before);
     const events = (await eventsOf(t, question.id)).filter((e) => e.type === 'dispute.resolved');
-    expect(events.map((e) => e.data)).toEqual([{ disputeId, questionId: question.id, outcome: 'rejected', refundCredits: 0, note: 'The answers meet our standards.' }]);
+    expect(events.map((e) => e.data)).toEqual([{ dispute: (await readDispute(key, question.id)).json().dispute, questionId: question.id, refundCredits: 0 }]);
+    expect(events[0].data.dispute).toMatchObject({ id: disputeId, status: 'rejected', decision: 'The answers meet our standards.', refundCredits: 0 });
     // Decided: a new dispute can be raised within the window.
     expect((await dispute(key, question.id, { reason: 'There is new evidence now.' })).statusCode).toBe(200);
     await expectReconciled(t);

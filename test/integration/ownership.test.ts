@@ -36,6 +36,8 @@ const BODIES: Record<string, Json> = {
   createShareLink: { expiresInDays: 5, label: 'Taken over' },
   inviteMember: { email: 'taken-over@example.org', role: 'owner' },
   setMemberRole: { role: 'member' },
+  updateWebhookEndpoint: { url: 'http://127.0.0.1:9/taken-over', events: ['credits.low'], description: 'Taken over', enabled: false },
+  sendWebhookTest: { type: 'credits.low' },
 };
 
 /** Query parameters some operations get in every request (waitForQuestion must not wait 25 s). */
@@ -77,6 +79,8 @@ const ids = {
   key: '',
   checkout: '',
   connection: '',
+  webhook: '',
+  webhookEvent: '',
 };
 
 beforeAll(async () => {
@@ -96,6 +100,9 @@ beforeAll(async () => {
     personId: ownerPerson.personId, accountId: ids.team, clientId: 'ownership-client', clientName: 'Owner agent', grantId: 'ownership-grant',
     scopes: ['questions:read'], dailyCapCredits: 100, autoApproveCredits: 0,
   });
+  // A webhook endpoint of the team, with one delivery (a test event) in its log.
+  ids.webhook = (await t.inject({ method: 'POST', url: '/v1/webhooks/endpoints', headers: ownerPerson.as(ids.team), payload: { url: 'http://127.0.0.1:9/owner', events: ['question.completed'] } })).json().endpoint.id;
+  ids.webhookEvent = (await t.inject({ method: 'POST', url: `/v1/webhooks/endpoints/${ids.webhook}/test`, headers: ownerPerson.as(ids.team), payload: {} })).json().delivery.eventId;
   stranger = await t.makeKey();
   strangerPerson = await signIn(t);
   await grant(t, owner.accountId, 100_000);
@@ -187,6 +194,7 @@ function subjectsFor(op: Operation): Array<Record<string, string>> | null {
   if (op.path.startsWith('/v1/connections/{id}')) return [{ id: ids.connection }];
   if (op.path.startsWith('/v1/auth/sessions/{id}')) return [{ id: ownerPerson.sessionId }];
   if (op.path.startsWith('/v1/billing/checkouts/{id}')) return [{ id: ids.checkout }];
+  if (op.path.startsWith('/v1/webhooks/endpoints/{id}')) return [{ id: ids.webhook, eventId: ids.webhookEvent }];
   return null;
 }
 

@@ -46,6 +46,8 @@ const BODIES: Record<string, Json> = {
   startAnswerLink: { nonce: '00000000-0000-4000-8000-000000000000' },
   inviteMember: { email: 'invited@example.org', role: 'member' },
   setMemberRole: { role: 'owner' },
+  updateWebhookEndpoint: { description: 'Paths' },
+  sendWebhookTest: {},
 };
 
 interface Operation {
@@ -85,7 +87,10 @@ beforeAll(async () => {
   const team = (await t.inject({ method: 'POST', url: '/v1/teams', headers: person.auth, payload: { name: 'Paths', currency: 'GBP' } })).json().account.accountId;
   const invitation = (await t.inject({ method: 'POST', url: `/v1/accounts/${team}/invitations`, headers: person.auth, payload: { email: 'someone@example.org', role: 'member' } })).json().invitation;
   const checkout = (await t.inject({ method: 'POST', url: '/v1/billing/checkout', headers: person.auth, payload: { pack: 'starter', currency: 'GBP', method: 'card' } })).json().checkout;
+  const endpoint = (await t.inject({ method: 'POST', url: '/v1/webhooks/endpoints', headers: person.auth, payload: { url: 'http://127.0.0.1:9/paths', events: ['credits.low'] } })).json().endpoint;
+  const delivery = (await t.inject({ method: 'POST', url: `/v1/webhooks/endpoints/${endpoint.id}/test`, headers: person.auth, payload: {} })).json().delivery;
   Object.assign(real, {
+    webhookEndpointId: endpoint.id, eventId: delivery.eventId,
     keyId: madeKey.key.id, sessionId: person.sessionId, teamId: team, personId: person.personId, invitationId: invitation.id, checkoutId: checkout.id,
     id: question.id, draftId: draft.id, projectId: project.id, ref: outcome.attestationRef!, linkId: shareLink.id,
     code: question.linkCode, publicCode: question.publicCode, token: shareLink.token,
@@ -132,6 +137,7 @@ function realFor(op: Operation): Record<string, string> {
   if (op.path.startsWith('/v1/invitations/')) values.id = real.invitationId;
   if (op.path.startsWith('/v1/billing/checkouts/')) values.id = real.checkoutId;
   if (op.path.startsWith('/v1/auth/sessions/')) values.id = real.sessionId;
+  if (op.path.startsWith('/v1/webhooks/endpoints/')) values.id = real.webhookEndpointId;
   return values;
 }
 

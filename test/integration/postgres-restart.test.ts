@@ -583,7 +583,7 @@ describe.skipIf(UNAVAILABLE !== null && !CI)('PostgreSQL restarted under load (R
     expect(new Set(keys.map((k) => (k.response_body as { question: { id: string } }).question.id)).size).toBe(keys.length);
     const ledger = await ledgerRows(db, accountId);
     const events = await db.selectFrom('outbox_events').select(['type', 'payload']).where('account_id', '=', accountId).execute();
-    const eventsOf = (id: string, type: string) => events.filter((e) => e.type === type && (e.payload as unknown as { data: { questionId?: string } }).data.questionId === id).length;
+    const eventsOf = (id: string, type: string) => events.filter((e) => e.type === type && (e.payload as unknown as { data: { question?: { id: string } } }).data.question?.id === id).length;
     for (const q of questions) {
       expect(ledger.filter((e) => e.kind === 'ask' && e.ref === q.id), `${q.id}: one ask row`).toHaveLength(1);
       expect(eventsOf(q.id, 'question.reserved'), `${q.id}: one question.reserved event`).toBe(1);

@@ -17,6 +17,9 @@ import { normalizeDraft, type NormalizedDraft } from '../../src/modules/draft/dr
 import type { QuestionDraft } from '../../src/modules/draft/draft.schemas.ts';
 import { createCreditHolds } from '../../src/modules/credits/credits.holds.ts';
 import { createCreditsRepository } from '../../src/modules/credits/credits.repository.ts';
+import { createCreditAlerts } from '../../src/modules/credits/credits.alerts.ts';
+import { createBalanceView } from '../../src/modules/credits/credits-balance-view.ts';
+import { createAccountsRepository } from '../../src/modules/accounts/accounts.repository.ts';
 import { findTag } from '../../src/modules/draft/tags.data.ts';
 import type { AgeBand, Gender } from '../../src/modules/draft/question-types.ts';
 
@@ -33,7 +36,10 @@ const SEED = 4242;
 
 function recorderFor(db: Db, clock: Clock) {
   const questions = createQuestionsRepository(db);
-  const holds = createCreditHolds(createCreditsRepository(db));
+  const credits = createCreditsRepository(db);
+  // (Questions here are free: no reservation, so no credits event; the balance view is wired all the same.)
+  const balanceView = createBalanceView({ repo: credits, accounts: createAccountsRepository(db), privateToday: async () => ({ freeQuestionToday: false }) });
+  const holds = createCreditHolds(credits, createCreditAlerts({ repo: credits, balanceView }));
   const lifecycle = createLifecycleService({ db, clock, questions, holds, effects: { changed() {}, async wentLive() {} }, publicBaseUrl: 'http://localhost:8080' });
   return createAnswerRecordingService({ db, clock, repo: createAnswersRepository(db), heads: createHeadsRepository(db), questions, holds, lifecycle, changed() {} });
 }

@@ -12,6 +12,8 @@ import * as m0012 from './0012-people.ts';
 import * as m0013 from './0013-purchases.ts';
 import * as m0014 from './0014-support-tickets.ts';
 import * as m0015 from './0015-oauth.ts';
+import * as m0016 from './0016-webhooks.ts';
+import * as m0017 from './0017-form-nonces.ts';
 
 /** Every migration, in the order it is applied. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +30,6 @@ export const migrations: Record<string, Migration> = {
   '0013-purchases': m0013,
   '0014-support-tickets': m0014,
   '0015-oauth': m0015,
+  '0016-webhooks': m0016,
+  '0017-form-nonces': m0017,
 };

@@ -2,6 +2,15 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 
 /**
+ * A balance row as a change to it sees it: `available` as stored (credits past their expiry count
+ * until the expiry job takes them out) and the account's `credits.low` threshold (0: never).
+ */
+export interface BalanceRowState {
+  available: number;
+  lowCreditsThreshold: number;
+}
+
+/**
  * SQL of an account's balance row: what it can spend (`available`) and what its questions hold
  * (`reserved`). The row is the first lock of any change to the account's credits (docs/credits.md
  * "Lock order").
@@ -30,9 +39,36 @@ export function createCreditsBalancesRepository(db: Db) {
       return row ? { available: row.available - row.expired, reserved: row.reserved } : { available: 0, reserved: 0 };
     },
 
-    /** Locks the account's balance row: the first lock of any change to its credits (lock order, docs/credits.md). */
-    async lockBalance(accountId: string, tx: Db): Promise<void> {
-      await tx.selectFrom('balances').select('account_id').where('account_id', '=', accountId).forUpdate().execute();
+    /**
+     * Locks the account's balance row: the first lock of any change to its credits (lock order,
+     * docs/credits.md). Returns what the row holds (null when the account has none yet), so a
+     * caller that lowers `available` can tell whether it crossed the `credits.low` threshold.
+     */
+    async lockBalance(accountId: string, tx: Db): Promise<BalanceRowState | null> {
+      const row = await tx
+        .selectFrom('balances')
+        .select(['available', 'low_credits_threshold'])
+        .where('account_id', '=', accountId)
+        .forUpdate()
+        .executeTakeFirst();
+      return row ? { available: row.available, lowCreditsThreshold: row.low_credits_threshold } : null;
+    },
+
+    /** The account's `credits.low` threshold (docs/credits.md "Low-credit alert"); null when it has no balance row yet. */
+    async lowCreditsThreshold(accountId: string, tx: Db = db): Promise<number | null> {
+      const row = await tx.selectFrom('balances').select('low_credits_threshold').where('account_id', '=', accountId).executeTakeFirst();
+      return row ? row.low_credits_threshold : null;
+    },
+
+    /** Sets the account's `credits.low` threshold, making its balance row if it has none; returns the stored value. */
+    async setLowCreditsThreshold(accountId: string, threshold: number, at: Date, tx: Db = db): Promise<number> {
+      const row = await tx
+        .insertInto('balances')
+        .values({ account_id: accountId, low_credits_threshold: threshold, updated_at: at })
+        .onConflict((oc) => oc.column('account_id').doUpdateSet({ low_credits_threshold: threshold }))
+        .returning('low_credits_threshold')
+        .executeTakeFirstOrThrow();
+      return row.low_credits_threshold;
     },
 
     /** Adds (or with a negative delta removes) available credits; false if that would go below zero. */
@@ -48,18 +84,19 @@ export function createCreditsBalancesRepository(db: Db) {
 
     /**
      * Moves `amount` from available to reserved if available (expired lots included: the lots
-     * decide what is spendable) covers it; locks the balance row. Returns available after, or
-     * null when it does not cover it.
+     * decide what is spendable) covers it; locks the balance row. Returns available after and the
+     * account's `credits.low` threshold (read by the same statement: no query of its own on the
+     * ask path), or null when it does not cover it.
      */
-    async reserve(accountId: string, amount: number, at: Date, tx: Db): Promise<number | null> {
+    async reserve(accountId: string, amount: number, at: Date, tx: Db): Promise<BalanceRowState | null> {
       const moved = await tx
         .updateTable('balances')
         .set({ available: sql`available - ${amount}`, reserved: sql`reserved + ${amount}`, updated_at: at })
         .where('account_id', '=', accountId)
         .where('available', '>=', amount)
-        .returning(['available'])
+        .returning(['available', 'low_credits_threshold'])
         .executeTakeFirst();
-      return moved ? moved.available : null;
+      return moved ? { available: moved.available, lowCreditsThreshold: moved.low_credits_threshold } : null;
     },
 
     /** One answer's share leaves the hold (credits − reserved is unchanged). */

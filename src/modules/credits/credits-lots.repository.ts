@@ -81,6 +81,29 @@ export function createCreditsLotsRepository(db: Db) {
       await tx.updateTable('credit_lots').set({ remaining: sql`remaining + ${amount}` }).where('id', '=', lotId).execute();
     },
 
+    /**
+     * Lots of any account that still hold credits and expire after `now` and no later than
+     * `until`, for which no `credits.expiring` event was written yet, in id order after `afterId`
+     * (keyset pages). Each comes with that event's unique reference,
+     * `credits.expiring:<lot id>:<expires_at as ISO 8601 UTC with milliseconds>`, made here so the
+     * check and the event use the same string. Not locked: the warning takes nothing from the lot.
+     */
+    async unwarnedExpiringLots(now: Date, until: Date, afterId: string | null, limit: number, tx: Db = db): Promise<Array<{ id: string; accountId: string; remaining: number; expiresAt: Date; uniqueRef: string }>> {
+      const ref = sql<string>`'credits.expiring:' || l.id || ':' || to_char(l.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+      let query = tx
+        .selectFrom('credit_lots as l')
+        .select(['l.id', 'l.account_id', 'l.remaining', 'l.expires_at', ref.as('unique_ref')])
+        .where('l.remaining', '>', 0)
+        .where('l.expires_at', '>', now)
+        .where('l.expires_at', '<=', until)
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('outbox_events as e').select('e.id').where('e.unique_ref', '=', ref))))
+        .orderBy('l.id')
+        .limit(limit);
+      if (afterId !== null) query = query.where('l.id', '>', afterId);
+      const rows = await query.execute();
+      return rows.map((r) => ({ id: r.id, accountId: r.account_id, remaining: r.remaining, expiresAt: r.expires_at as Date, uniqueRef: r.unique_ref }));
+    },
+
     async expiringLots(accountId: string, now: Date, tx: Db = db): Promise<Array<{ credits: number; expiresAt: Date }>> {
       const rows = await tx
         .selectFrom('credit_lots')

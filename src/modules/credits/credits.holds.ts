@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { CreditsRepository } from './credits.repository.ts';
+import type { CreditAlerts } from './credits.alerts.ts';
 import { planSpend } from './credit-lots.ts';
 import { utcDay } from '../../lib/dates.ts';
 
@@ -39,7 +40,11 @@ export interface RefundInput {
   at: Date;
 }
 
-export function createCreditHolds(repo: CreditsRepository) {
+/**
+ * `alerts` writes the events a reservation can make true (credits.alerts.ts): `credits.low` and
+ * `connection.cap_warning`, from inside `reserve`, so that no caller can forget them.
+ */
+export function createCreditHolds(repo: CreditsRepository, alerts: CreditAlerts) {
   async function capLeft(keyId: string, cap: number, at: Date, tx: Db): Promise<number> {
     return Math.max(0, cap - (await repo.spentToday(keyId, utcDay(at), tx)));
   }
@@ -57,15 +62,15 @@ export function createCreditHolds(repo: CreditsRepository) {
   }
 
   return {
-    async reserve(input: ReserveInput, tx: Db): Promise<{ availableBefore: number; availableAfter: number }> {
-      if (input.amount === 0) {
-        const { available } = await repo.balance(input.accountId, input.at, tx);
-        return { availableBefore: available, availableAfter: available };
-      }
+    async reserve(input: ReserveInput, tx: Db): Promise<void> {
+      // A free question (today's private one) moves nothing and crosses nothing.
+      if (input.amount === 0) return;
       const capped = input.keyId !== null && input.cap !== null;
+      const day = utcDay(input.at);
       // The balance first (lock order). It still counts lots past their expiry that the job has
       // not emptied: when it does not cover the amount nothing can; when it does, the lots decide.
-      if ((await repo.reserve(input.accountId, input.amount, input.at, tx)) === null) {
+      const moved = await repo.reserve(input.accountId, input.amount, input.at, tx);
+      if (moved === null) {
         // The cap is the first thing an ask is refused for, as when both would refuse it.
         if (capped) {
           const remaining = await capLeft(input.keyId!, input.cap!, input.at, tx);
@@ -73,11 +78,11 @@ export function createCreditHolds(repo: CreditsRepository) {
         }
         throw creditsError(input.amount, (await repo.balance(input.accountId, input.at, tx)).available);
       }
+      let spentToday: number | null = null;
       if (capped) {
-        await repo.recordCapCharge({ questionId: input.questionId, keyId: input.keyId!, day: utcDay(input.at), amount: input.amount }, tx);
-        if (!(await repo.chargeKeyCap(input.keyId!, utcDay(input.at), input.amount, input.cap!, tx))) {
-          throw capError(input, await capLeft(input.keyId!, input.cap!, input.at, tx));
-        }
+        await repo.recordCapCharge({ questionId: input.questionId, keyId: input.keyId!, day, amount: input.amount }, tx);
+        spentToday = await repo.chargeKeyCap(input.keyId!, day, input.amount, input.cap!, tx);
+        if (spentToday === null) throw capError(input, await capLeft(input.keyId!, input.cap!, input.at, tx));
       }
       const plan = planSpend(await repo.lockOpenLots(input.accountId, tx), input.amount, input.at);
       // Expired credits are never spent (R7.1): the transaction rolls back with this error.
@@ -89,7 +94,17 @@ export function createCreditHolds(repo: CreditsRepository) {
         tx,
       );
       if (!entry) throw new Error(`ledger reference ${input.uniqueRef} was already posted`);
-      return { availableBefore: plan.spendable, availableAfter: plan.spendable - input.amount };
+      // The events this reservation makes true, last: their reads (the balance, the key's name)
+      // happen only when a threshold was crossed, and take no lock.
+      await alerts.availableLowered(tx, {
+        accountId: input.accountId,
+        before: moved.available + input.amount,
+        after: moved.available,
+        threshold: moved.lowCreditsThreshold,
+        ledgerRef: input.uniqueRef,
+        at: input.at,
+      });
+      if (spentToday !== null) await alerts.capCharged(tx, { keyId: input.keyId!, cap: input.cap!, amount: input.amount, spentAfter: spentToday, day, at: input.at });
     },
 
     /** One answer's share leaves the hold (credits − reserved is unchanged). */

@@ -63,3 +63,20 @@ export const CreditPackSchema = Closed({
 });
 export type CreditPack = Static<typeof CreditPackSchema>;
 
+
+/** The most `lowCreditsThreshold` can be: 10,000,000 credits (£100,000). */
+export const MAX_LOW_CREDITS_THRESHOLD = 10_000_000;
+
+const LowCreditsThreshold = Type.Integer({
+  minimum: 0,
+  maximum: MAX_LOW_CREDITS_THRESHOLD,
+  description:
+    'The `credits.low` webhook event is sent when an ask, added heads or expiry takes the credits the account can spend (`credits − reserved`) from at least this many to fewer; once per crossing. 0: never. Default 1000.',
+});
+
+/** Extension: the account's billing alerts (docs/credits.md "Low-credit alert"). */
+export const BillingAlertsSchema = Closed({ lowCreditsThreshold: LowCreditsThreshold }, { $id: 'BillingAlerts', description: "Extension: when the account is warned about its credits (webhook events)." });
+export type BillingAlerts = Static<typeof BillingAlertsSchema>;
+
+export const BillingAlertsBodySchema = Closed({ lowCreditsThreshold: LowCreditsThreshold });
+export type BillingAlertsBody = Static<typeof BillingAlertsBodySchema>;

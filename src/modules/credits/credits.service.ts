@@ -2,19 +2,27 @@ import type { Clock } from '../../lib/clock.ts';
 import type { Db } from '../../db/database.ts';
 import { cursorRowId, invalidCursor, rowCursor } from '../../lib/cursor.ts';
 import { AppError, notFound, validationError } from '../../lib/errors.ts';
-import type { Actor } from '../../lib/actor.ts';
+import { requireRole, type Actor } from '../../lib/actor.ts';
 import type { AccountsRepository } from '../accounts/accounts.repository.ts';
-import type { Balance, LedgerRow } from './credits.schemas.ts';
-import type { Currency } from '../../lib/currencies.ts';
+import type { Balance, BillingAlerts, BillingAlertsBody, LedgerRow } from './credits.schemas.ts';
 import type { CreditsRepository, LedgerEntryRow } from './credits.repository.ts';
 import { planSpend } from './credit-lots.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { addDays, utcDay } from '../../lib/dates.ts';
+import { addDays } from '../../lib/dates.ts';
 import { createCreditsUpkeepService } from './credits-upkeep.service.ts';
+import type { BalanceView } from './credits-balance-view.ts';
+import type { CreditAlerts } from './credits.alerts.ts';
+
+export type { PrivateToday } from './credits-balance-view.ts';
 
 export const LEDGER_PAGE_SIZE = 50;
 /** Credits granted by hand never expire unless the operator says so; purchases expire after a year. */
 export const PURCHASE_EXPIRY_DAYS = 365;
+/**
+ * The `credits.low` threshold of an account that never set one: the column's default
+ * (balances.low_credits_threshold, migration 0016), for accounts without a balance row yet.
+ */
+export const DEFAULT_LOW_CREDITS_THRESHOLD = 1000;
 
 
 function ledgerRow(row: LedgerEntryRow): LedgerRow {
@@ -41,11 +49,8 @@ export interface GrantInput {
   by?: string;
 }
 
-/** Today's private question of the account (one a day is free): the questions module answers it, container.ts wires it. */
-export type PrivateToday = (actor: Actor) => Promise<{ freeQuestionToday: boolean; privateDeclaredAt?: string }>;
-
-export function createCreditsService(deps: { db: Db; repo: CreditsRepository; accounts: AccountsRepository; clock: Clock; privateToday: PrivateToday }) {
-  const { db, repo, accounts, clock } = deps;
+export function createCreditsService(deps: { db: Db; repo: CreditsRepository; accounts: AccountsRepository; clock: Clock; balanceView: BalanceView; alerts: CreditAlerts }) {
+  const { db, repo, accounts, clock, balanceView, alerts } = deps;
 
   return {
     /**
@@ -98,25 +103,22 @@ export function createCreditsService(deps: { db: Db; repo: CreditsRepository; ac
     },
 
     async balance(actor: Actor): Promise<Balance> {
-      const extra = await deps.privateToday(actor);
-      const account = await accounts.findAccount(actor.accountId);
-      if (!account) throw notFound('No such account.');
-      const now = clock.now();
-      const { available, reserved } = await repo.balance(actor.accountId, now);
-      const expiring = await repo.expiringLots(actor.accountId, now);
-      let capRemaining: number | null = null;
-      if (actor.keyId && actor.dailyCapCredits !== null) {
-        capRemaining = Math.max(0, actor.dailyCapCredits - (await repo.spentToday(actor.keyId, utcDay(now))));
-      }
-      return {
-        credits: available + reserved,
-        reserved,
-        expiring: expiring.map((e) => ({ credits: e.credits, expiresAt: e.expiresAt.toISOString() })),
-        currency: account.currency as Currency,
-        capRemaining,
-        freeQuestionToday: extra.freeQuestionToday,
-        ...(extra.privateDeclaredAt ? { privateDeclaredAt: extra.privateDeclaredAt } : {}),
-      };
+      const key = actor.keyId && actor.dailyCapCredits !== null ? { keyId: actor.keyId, cap: actor.dailyCapCredits } : null;
+      return balanceView(actor.accountId, clock.now(), key, undefined);
+    },
+
+    /** GET /v1/billing/alerts: the account's `credits.low` threshold (docs/credits.md "Low-credit alert"). */
+    async billingAlerts(actor: Actor): Promise<BillingAlerts> {
+      return { lowCreditsThreshold: (await repo.lowCreditsThreshold(actor.accountId)) ?? DEFAULT_LOW_CREDITS_THRESHOLD };
+    },
+
+    /**
+     * PATCH /v1/billing/alerts: a signed-in person sets the threshold (0: never); on a team, an
+     * owner or an admin, as for keys (what the team is warned of is theirs to decide).
+     */
+    async setBillingAlerts(actor: Actor, body: BillingAlertsBody): Promise<BillingAlerts> {
+      requireRole(actor, 'admin', 'change the billing alerts');
+      return { lowCreditsThreshold: await repo.setLowCreditsThreshold(actor.accountId, body.lowCreditsThreshold, clock.now()) };
     },
 
     async ledger(actor: Actor, cursor?: string): Promise<{ rows: LedgerRow[]; nextCursor: string | null }> {
@@ -129,7 +131,7 @@ export function createCreditsService(deps: { db: Db; repo: CreditsRepository; ac
     },
 
     // The expiry sweep and reconciliation (credits-upkeep.service.ts).
-    ...createCreditsUpkeepService({ db, repo, clock }),
+    ...createCreditsUpkeepService({ db, repo, clock, alerts }),
   };
 }
 export type CreditsService = ReturnType<typeof createCreditsService>;

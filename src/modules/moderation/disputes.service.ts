@@ -121,7 +121,8 @@ export function createDisputeService(deps: ModerationDeps & { ownQuestion: OwnQu
           accountId: row.account_id,
           type: 'dispute.resolved',
           uniqueRef: `dispute:${id}:resolved`,
-          payload: { disputeId: id, questionId: row.question_id, outcome: input.outcome, refundCredits: refunded, note },
+          // data: the Dispute as GET /v2/questions/{id}/dispute returns it, now decided.
+          payload: { dispute: disputeView(disputeRecord(row)), questionId: row.question_id, refundCredits: refunded },
           at,
         });
         return { row, refunded };

@@ -3,7 +3,8 @@ import type { QuestionLanguage } from '../draft/question-types.ts';
 /**
  * The words of the portal's mail in the eight languages the pages speak (docs/portal.md
  * "Languages"): English is the reference every other language matches key for key. `{name}`
- * placeholders are filled in by people-mail.ts.
+ * placeholders are filled in by people-mail.ts and, for the `webhookOff…` mail to an account's
+ * owners, by modules/events/webhook-mail.ts.
  */
 const en = {
   signInSubject: 'Your Headcount sign-in code: {code}',
@@ -16,6 +17,12 @@ const en = {
   inviteBody: '{inviter} invited you to join the team {team} on Headcount as {role}.',
   inviteHow: 'Sign in with this email address to accept or decline:',
   inviteButton: 'See the invitation',
+  webhookOffSubject: 'Your Headcount webhook endpoint was turned off',
+  webhookOffBody: 'We turned off your webhook endpoint {url}.',
+  webhookOffReason: 'Reason: “{reason}”',
+  webhookOffNoReason: 'It kept failing.',
+  webhookOffNext: 'Events are no longer sent to it. Once the receiver works again, turn the endpoint back on in the portal and redeliver the events it missed from its delivery log.',
+  webhookOffButton: 'Open the endpoint',
   roles: { owner: 'an owner', admin: 'an admin', member: 'a member' },
 };
 export type MailStrings = typeof en;
@@ -33,6 +40,12 @@ const es: MailStrings = {
   inviteBody: '{inviter} te invitó a unirte al equipo {team} en Headcount como {role}.',
   inviteHow: 'Entra con esta dirección de correo para aceptar o rechazar la invitación:',
   inviteButton: 'Ver la invitación',
+  webhookOffSubject: 'Se desactivó tu endpoint de webhook en Headcount',
+  webhookOffBody: 'Desactivamos tu endpoint de webhook {url}.',
+  webhookOffReason: 'Motivo: «{reason}»',
+  webhookOffNoReason: 'Seguía fallando.',
+  webhookOffNext: 'Ya no se le envían eventos. Cuando el receptor vuelva a funcionar, activa de nuevo el endpoint en el portal y reenvía desde su registro de entregas los eventos que se perdió.',
+  webhookOffButton: 'Abrir el endpoint',
   roles: { owner: 'propietario', admin: 'administrador', member: 'miembro' },
 };
 
@@ -47,6 +60,12 @@ const pt: MailStrings = {
   inviteBody: '{inviter} convidou você para entrar na equipe {team} na Headcount como {role}.',
   inviteHow: 'Entre com este endereço de e-mail para aceitar ou recusar:',
   inviteButton: 'Ver o convite',
+  webhookOffSubject: 'Seu endpoint de webhook na Headcount foi desativado',
+  webhookOffBody: 'Desativamos o seu endpoint de webhook {url}.',
+  webhookOffReason: 'Motivo: “{reason}”',
+  webhookOffNoReason: 'Ele continuava falhando.',
+  webhookOffNext: 'Os eventos não são mais enviados para ele. Quando o receptor voltar a funcionar, reative o endpoint no portal e reenvie, a partir do registro de entregas, os eventos que ele perdeu.',
+  webhookOffButton: 'Abrir o endpoint',
   roles: { owner: 'proprietário', admin: 'administrador', member: 'membro' },
 };
 
@@ -61,6 +80,12 @@ const hi: MailStrings = {
   inviteBody: '{inviter} ने आपको Headcount पर टीम {team} में {role} के रूप में शामिल होने का न्योता दिया है।',
   inviteHow: 'स्वीकार करने या मना करने के लिए इसी ईमेल पते से साइन इन करें:',
   inviteButton: 'न्योता देखें',
+  webhookOffSubject: 'आपका Headcount वेबहुक एंडपॉइंट बंद कर दिया गया',
+  webhookOffBody: 'हमने आपका वेबहुक एंडपॉइंट {url} बंद कर दिया है।',
+  webhookOffReason: 'कारण: “{reason}”',
+  webhookOffNoReason: 'यह बार-बार विफल होता रहा।',
+  webhookOffNext: 'अब इस पर इवेंट नहीं भेजे जाते। जब रिसीवर फिर से काम करने लगे, तो पोर्टल में एंडपॉइंट को फिर से चालू करें और उसके डिलीवरी लॉग से छूटे हुए इवेंट दोबारा भेजें।',
+  webhookOffButton: 'एंडपॉइंट खोलें',
   roles: { owner: 'मालिक', admin: 'एडमिन', member: 'सदस्य' },
 };
 
@@ -75,6 +100,12 @@ const fr: MailStrings = {
   inviteBody: '{inviter} vous invite à rejoindre l’équipe {team} sur Headcount en tant que {role}.',
   inviteHow: 'Connectez-vous avec cette adresse e-mail pour accepter ou refuser :',
   inviteButton: 'Voir l’invitation',
+  webhookOffSubject: 'Votre endpoint de webhook Headcount a été désactivé',
+  webhookOffBody: 'Nous avons désactivé votre endpoint de webhook {url}.',
+  webhookOffReason: 'Motif : « {reason} »',
+  webhookOffNoReason: 'Il échouait sans cesse.',
+  webhookOffNext: 'Les événements ne lui sont plus envoyés. Dès que le récepteur fonctionne de nouveau, réactivez l’endpoint dans le portail et renvoyez depuis son journal de livraisons les événements qu’il a manqués.',
+  webhookOffButton: 'Ouvrir l’endpoint',
   roles: { owner: 'propriétaire', admin: 'admin', member: 'membre' },
 };
 
@@ -89,6 +120,12 @@ const de: MailStrings = {
   inviteBody: '{inviter} hat dich eingeladen, dem Team {team} auf Headcount als {role} beizutreten.',
   inviteHow: 'Melde dich mit dieser E-Mail-Adresse an, um die Einladung anzunehmen oder abzulehnen:',
   inviteButton: 'Einladung ansehen',
+  webhookOffSubject: 'Dein Headcount-Webhook-Endpunkt wurde abgeschaltet',
+  webhookOffBody: 'Wir haben deinen Webhook-Endpunkt {url} abgeschaltet.',
+  webhookOffReason: 'Grund: „{reason}“',
+  webhookOffNoReason: 'Er ist immer wieder fehlgeschlagen.',
+  webhookOffNext: 'Ereignisse werden nicht mehr an ihn gesendet. Sobald der Empfänger wieder funktioniert, schalte den Endpunkt im Portal wieder ein und stelle die verpassten Ereignisse aus seinem Zustellprotokoll erneut zu.',
+  webhookOffButton: 'Endpunkt öffnen',
   roles: { owner: 'Inhaber', admin: 'Admin', member: 'Mitglied' },
 };
 
@@ -103,6 +140,12 @@ const id: MailStrings = {
   inviteBody: '{inviter} mengundangmu bergabung dengan tim {team} di Headcount sebagai {role}.',
   inviteHow: 'Masuk dengan alamat email ini untuk menerima atau menolak:',
   inviteButton: 'Lihat undangan',
+  webhookOffSubject: 'Endpoint webhook Headcount kamu dinonaktifkan',
+  webhookOffBody: 'Kami menonaktifkan endpoint webhook kamu {url}.',
+  webhookOffReason: 'Alasan: “{reason}”',
+  webhookOffNoReason: 'Endpoint ini terus gagal.',
+  webhookOffNext: 'Event tidak lagi dikirim ke endpoint ini. Setelah penerima berfungsi lagi, aktifkan kembali endpoint di portal dan kirim ulang event yang terlewat dari log pengirimannya.',
+  webhookOffButton: 'Buka endpoint',
   roles: { owner: 'pemilik', admin: 'admin', member: 'anggota' },
 };
 
@@ -117,6 +160,12 @@ const tl: MailStrings = {
   inviteBody: 'Inimbitahan ka ni {inviter} na sumali sa team na {team} sa Headcount bilang {role}.',
   inviteHow: 'Mag-sign in gamit ang email address na ito para tanggapin o tanggihan:',
   inviteButton: 'Tingnan ang imbitasyon',
+  webhookOffSubject: 'Pinatay ang iyong webhook endpoint sa Headcount',
+  webhookOffBody: 'Pinatay namin ang iyong webhook endpoint na {url}.',
+  webhookOffReason: 'Dahilan: “{reason}”',
+  webhookOffNoReason: 'Paulit-ulit itong pumapalya.',
+  webhookOffNext: 'Hindi na ito pinapadalhan ng mga event. Kapag gumagana na ulit ang receiver, buksan muli ang endpoint sa portal at ipadala ulit mula sa delivery log nito ang mga event na hindi nito natanggap.',
+  webhookOffButton: 'Buksan ang endpoint',
   roles: { owner: 'may-ari', admin: 'admin', member: 'miyembro' },
 };
 

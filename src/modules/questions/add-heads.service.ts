@@ -94,10 +94,17 @@ export function createAddHeadsService(deps: { db: Db; clock: Clock; questions: Q
             tx,
           );
           closesAt = addDays(now, q.open_for_days);
-          await questions.update(q.id, { n: offer.newTarget, credits_reserved: q.credits_reserved + offer.creditsTotal, status: 'live', closed_at: null, closes_at: closesAt, min_answers: null, updated_at: now }, tx);
-          await emitEvent(tx, { accountId: actor.accountId, type: 'question.reserved', uniqueRef: `${q.id}:question.reserved:r${q.credits_reserved + offer.creditsTotal}`, payload: { questionId: q.id, status: 'live', creditsReserved: offer.creditsTotal, addedHeads: body.n }, at: now });
-          const row = await questions.find(actor.accountId, id, tx);
-          return { status: 201, body: { question: questionView(row!, deps.publicBaseUrl), quote: offer, creditsReserved: offer.creditsTotal } };
+          // The reopened row comes back from the update itself: the response's and the event's Question.
+          const row = await questions.updateReturning(q.id, { n: offer.newTarget, credits_reserved: q.credits_reserved + offer.creditsTotal, status: 'live', closed_at: null, closes_at: closesAt, min_answers: null, updated_at: now }, tx);
+          const question = questionView(row, deps.publicBaseUrl);
+          await emitEvent(tx, {
+            accountId: actor.accountId,
+            type: 'question.reserved',
+            uniqueRef: `${q.id}:question.reserved:r${q.credits_reserved + offer.creditsTotal}`,
+            payload: { question, creditsReserved: offer.creditsTotal, addedHeads: body.n },
+            at: now,
+          });
+          return { status: 201, body: { question, quote: offer, creditsReserved: offer.creditsTotal } };
         }),
       );
       if (!result.replayed) {

@@ -21,8 +21,6 @@ import { addDays, startOfUtcDay } from '../../lib/dates.ts';
 
 /** Days a question stays open unless its base says otherwise (decided in effective-draft.ts). */
 export { DEFAULT_OPEN_DAYS } from './effective-draft.ts';
-/** Emit `credits.low` when an ask takes available credits below this. */
-export const CREDITS_LOW_THRESHOLD = 1000;
 
 export type AskResult = Stored<{ question: Question }>;
 
@@ -127,29 +125,24 @@ export function createAskService(deps: Deps) {
         created.push({ id, status, scheduledFor, closesAt });
         for (const followUp of rows.followUps) await questions.insert(followUp, tx);
 
+        // data: the Question as the API returns it (the 201's), and what this ask reserved in
+        // all (follow-ups included; the question's own creditsReserved is its share alone).
+        const question = questionView(row, deps.publicBaseUrl);
         await emitEvent(tx, {
           accountId: actor.accountId,
           type: 'question.reserved',
           uniqueRef: `${id}:question.reserved`,
-          payload: { questionId: id, status, creditsReserved: total, followUps: followUps.length },
+          payload: { question, creditsReserved: total },
           at: now,
         });
 
         // The money last: the account's balance row stays locked from here to the commit, and
-        // asks of one account queue on it, so as little as possible runs after it.
+        // asks of one account queue on it, so as little as possible runs after it. The reserve
+        // also writes `credits.low` and `connection.cap_warning` when it crosses their thresholds.
         const title = `Asked: "${truncate(main.text, 60)}" (${main.n} × ${perAnswer} credits${followUps.length ? ` + ${followUps.length} follow-up${followUps.length > 1 ? 's' : ''}` : ''})`;
-        const money = await holds.reserve({ accountId: actor.accountId, keyId: actor.keyId, cap: actor.dailyCapCredits, amount: total, questionId: id, uniqueRef: `${id}:ask`, title, at: now }, tx);
-        if (money.availableBefore >= CREDITS_LOW_THRESHOLD && money.availableAfter < CREDITS_LOW_THRESHOLD) {
-          await emitEvent(tx, {
-            accountId: actor.accountId,
-            type: 'credits.low',
-            uniqueRef: `${id}:credits.low`,
-            payload: { available: money.availableAfter, threshold: CREDITS_LOW_THRESHOLD },
-            at: now,
-          });
-        }
+        await holds.reserve({ accountId: actor.accountId, keyId: actor.keyId, cap: actor.dailyCapCredits, amount: total, questionId: id, uniqueRef: `${id}:ask`, title, at: now }, tx);
 
-        return { status: 201, body: { question: questionView(row, deps.publicBaseUrl) } };
+        return { status: 201, body: { question } };
       }),
       );
 

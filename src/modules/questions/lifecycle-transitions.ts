@@ -9,6 +9,7 @@ import { emitEvent } from '../events/outbox.ts';
 import type { EventName } from '../events/webhooks.schemas.ts';
 import { leaderConfidence, meets, type Confidence } from '../draft/confidence.ts';
 import type { QuestionsRepository } from './questions.repository.ts';
+import { questionView } from './question-view.ts';
 import { addDays } from '../../lib/dates.ts';
 
 /**
@@ -32,6 +33,8 @@ export interface LifecycleTransitionsDeps {
   questions: QuestionsRepository;
   holds: CreditHolds;
   effects: LifecycleEffects;
+  /** PUBLIC_BASE_URL: a close event's Question carries the answer link (question-view.ts). */
+  publicBaseUrl: string;
 }
 
 const EVENT: Record<ClosedStatus, EventName> = {
@@ -76,12 +79,14 @@ export function createLifecycleTransitions(deps: LifecycleTransitionsDeps) {
     const title = `${REFUND_TITLE[status]} (${q.answered} of ${q.n} answered)`;
     const posted = await holds.refund({ accountId: q.account_id, lotQuestionId: q.parent_id ?? q.id, questionId: q.id, amount: refund, uniqueRef: `${q.id}:refund:r${q.credits_reserved}`, title, at }, tx);
     const refunded = posted ? refund : 0;
-    await questions.update(q.id, { status, closed_at: at, updated_at: at, credits_refunded: q.credits_refunded + refunded, ...extra }, tx);
+    // The closed row comes back from the update itself: the event's Question, with no read after it.
+    const closed = await questions.updateReturning(q.id, { status, closed_at: at, updated_at: at, credits_refunded: q.credits_refunded + refunded, ...extra }, tx);
+    // data: the Question as GET /v2/questions/{id} returns it after the close, and what this close refunded.
     await emitEvent(tx, {
       accountId: q.account_id,
       type: EVENT[status],
       uniqueRef: `${q.id}:${EVENT[status]}:r${q.credits_reserved}`,
-      payload: { questionId: q.id, status, answered: q.answered, n: q.n, creditsSpent: q.credits_spent, refundCredits: refunded },
+      payload: { question: questionView(closed, deps.publicBaseUrl), refundCredits: refunded },
       at,
     });
     touched.add(q.id);

@@ -90,6 +90,23 @@ export function createQuestionsRepository(db: Db) {
       await tx.updateTable('questions').set(values).where('id', '=', id).execute();
     },
 
+    /**
+     * Updates a question and returns it as `find` would, in one statement (a close builds its
+     * event's Question from it: no read after the write on the answer path).
+     */
+    async updateReturning(id: string, values: Updateable<QuestionsTable>, tx: Db): Promise<QuestionRow> {
+      const updated = await tx
+        .with('q', (qb) => qb.updateTable('questions').set(values).where('id', '=', id).returningAll())
+        .selectFrom('q')
+        .innerJoin('accounts as a', 'a.id', 'q.account_id')
+        .leftJoin('api_keys as k', 'k.id', 'q.key_id')
+        .leftJoin('people as p', 'p.id', 'q.person_id')
+        .selectAll('q')
+        .select(OWNER_COLUMNS)
+        .executeTakeFirstOrThrow();
+      return updated as QuestionRow;
+    },
+
     /** Where a question sits in its account's list: the position a page cursor names (lib/cursor.ts). */
     async listPosition(accountId: string, id: string): Promise<number | undefined> {
       const row = await db.selectFrom('questions').select('seq').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();

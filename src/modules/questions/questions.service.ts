@@ -70,10 +70,9 @@ export function createQuestionsService(deps: {
       return { questions: page.map((row) => questionView(row, deps.publicBaseUrl)), nextCursor: rows.length > limit ? rowCursor(page[page.length - 1].id) : null };
     },
 
-    /** Today's private question (one a day is free): for the balance's freeQuestionToday. */
-    async privateToday(actor: Actor): Promise<{ freeQuestionToday: boolean; privateDeclaredAt?: string }> {
-      const now = clock.now();
-      const today = await repo.countPrivateSince(actor.accountId, startOfUtcDay(now));
+    /** Today's private question (one a day is free): for the balance's freeQuestionToday (in `tx` when an event's balance is read). */
+    async privateToday(accountId: string, at: Date, tx?: Db): Promise<{ freeQuestionToday: boolean; privateDeclaredAt?: string }> {
+      const today = await repo.countPrivateSince(accountId, startOfUtcDay(at), tx);
       return { freeQuestionToday: today.count === 0, ...(today.first ? { privateDeclaredAt: new Date(today.first).toISOString() } : {}) };
     },
 

@@ -10,6 +10,8 @@ export interface MemberRow {
   name: string | null;
   role: MembershipRole;
   created_at: Date;
+  /** The person's language (the mail they are sent speaks it). */
+  language: string;
 }
 
 /** An open invitation with what the invited person is shown: the team and who invited them. */
@@ -37,7 +39,7 @@ export function createTeamsRepository(db: Db) {
       return tx
         .selectFrom('memberships as m')
         .innerJoin('people as p', 'p.id', 'm.person_id')
-        .select(['m.person_id', 'p.email', 'p.name', 'm.role', 'm.created_at'])
+        .select(['m.person_id', 'p.email', 'p.name', 'm.role', 'm.created_at', 'p.language'])
         .where('m.account_id', '=', accountId)
         .orderBy(sql`CASE m.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 ELSE 2 END`)
         .orderBy('p.email')

@@ -46,6 +46,7 @@ const NAV: Array<{ href: string; key: keyof PortalStrings }> = [
   { href: '/app/ledger', key: 'navLedger' },
   { href: '/app/developers', key: 'navDevelopers' },
   { href: '/app/connections', key: 'navConnections' },
+  { href: '/app/webhooks', key: 'navWebhooks' },
   { href: '/app/team', key: 'navTeam' },
   { href: '/app/support', key: 'navSupport' },
   { href: '/app/account', key: 'navAccount' },

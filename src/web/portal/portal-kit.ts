@@ -10,10 +10,12 @@ import type { QuestionsService } from '../../modules/questions/questions.service
 import type { ResultService } from '../../modules/results/results.service.ts';
 import type { CheckoutService } from '../../modules/billing/checkout.service.ts';
 import type { DeveloperKeysService } from '../../modules/accounts/developer-keys.service.ts';
+import type { FormNoncesService } from '../../modules/accounts/form-nonces.service.ts';
 import type { TeamsService } from '../../modules/teams/teams.service.ts';
 import type { SupportService } from '../../modules/support/support.service.ts';
 import type { AssetBundle } from '../shared/assets.ts';
 import type { ConnectionsService } from '../../modules/connections/connections.service.ts';
+import type { WebhookEndpointsService } from '../../modules/events/webhook-endpoints.service.ts';
 import type { OauthInteractions } from '../../oauth/oauth-interactions.ts';
 import type { PortalContext } from './portal-context.ts';
 
@@ -30,9 +32,11 @@ export interface PortalDeps {
   results: ResultService;
   checkouts: CheckoutService;
   developerKeys: DeveloperKeysService;
+  formNonces: FormNoncesService;
   teams: TeamsService;
   support: SupportService;
   connections: ConnectionsService;
+  webhooks: WebhookEndpointsService;
   oauth: OauthInteractions;
 }
 

@@ -17,12 +17,13 @@ import { teamPages } from './pages/team.routes.ts';
 import { supportPages } from './pages/support.routes.ts';
 import { accountPages } from './pages/account.routes.ts';
 import { connectionsPages } from './pages/connections.routes.ts';
+import { webhooksPages } from './pages/webhooks.routes.ts';
 
 /**
  * The portal for people (`/app`, issue 10 point 7; docs/portal.md): sign-in, overview, buying
- * credits, the ledger, Developers (keys), the team, support and the person's own account. Pages,
- * not API: hidden from /openapi.json, with the answer page's headers (no-store, noindex,
- * no-referrer, a CSP allowing this origin's scripts and styles only). Forms post
+ * credits, the ledger, Developers (keys), connected apps, webhooks, the team, support and the
+ * person's own account. Pages, not API: hidden from /openapi.json, with the answer page's headers
+ * (no-store, noindex, no-referrer, a CSP allowing this origin's scripts and styles only). Forms post
  * `application/x-www-form-urlencoded` (parsed here only: the API stays JSON-only), and every post
  * must carry the CSRF token of @fastify/csrf-protection (a signed secret cookie `hc_csrf` plus a
  * token bound to the session, so a token from before signing in does not work after) and, when the
@@ -108,6 +109,6 @@ export function portalRoutes(deps: PortalDeps, assets: AssetBundle): FastifyPlug
     });
     app.setNotFoundHandler((request, reply) => message(request, reply, 404, strings(request).notFoundTitle, strings(request).notFoundBody));
 
-    for (const pages of [signInPages, overviewPages, creditsPages, developersPages, connectionsPages, teamPages, supportPages, accountPages]) pages(app, kit);
+    for (const pages of [signInPages, overviewPages, creditsPages, developersPages, connectionsPages, webhooksPages, teamPages, supportPages, accountPages]) pages(app, kit);
   };
 }

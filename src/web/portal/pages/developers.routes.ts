@@ -1,10 +1,10 @@
 import type { FastifyReply } from 'fastify';
-import { randomUUID } from 'node:crypto';
 import { AppError } from '../../../lib/errors.ts';
 import { MEMBER_ROLES, SCOPES, isScope } from '../../../lib/actor.ts';
 import { KEY_LIMITS } from '../../../modules/accounts/accounts.schemas.ts';
 import { buttonForm, csrfField, escapeHtml, fill, formatters, notice } from '../portal-html.ts';
 import { formField, queryParam, type PageRequest, type PortalPages } from '../portal-kit.ts';
+import { formNonce, nonceField } from '../form-nonce.ts';
 import type { PortalContext } from '../portal-context.ts';
 import type { PortalStrings } from '../strings/index.ts';
 
@@ -16,8 +16,8 @@ const DEFAULT_SCOPES = ['questions:read', 'questions:write', 'account:read'];
  * Developers (`/app/developers`, the spec's "created in the portal under Developers"): the
  * account's keys with their scopes, cap and last use; owners and admins make and revoke them. A new
  * key's secret is shown once, on the answer to the form that made it (never stored, never in a
- * URL), with a copy button and a first request to try. Each form carries a nonce, so sending it
- * again (a reload) makes no second key.
+ * URL), with a copy button and a first request to try. The form acts once (form-nonce.ts): sending
+ * it again (a reload) makes no second key.
  */
 export const developersPages: PortalPages = (app, kit) => {
   const routes = kit.routes(app);
@@ -49,7 +49,7 @@ ${canManage && !k.revokedAt ? buttonForm({ action: `/app/developers/${k.id}/revo
     });
     const form = canManage
       ? `<section class="card" aria-labelledby="make-key"><h2 id="make-key">${escapeHtml(s.makeKey)}</h2>
-<form method="post" action="/app/developers" class="stack">${csrfField(csrf)}<input type="hidden" name="nonce" value="${randomUUID()}">
+<form method="post" action="/app/developers" class="stack">${csrfField(csrf)}${nonceField()}
 <label for="key-name">${escapeHtml(s.keyName)}</label><input id="key-name" name="name" required maxlength="${KEY_LIMITS.name}" placeholder="CI">
 <fieldset><legend>${escapeHtml(s.keyScopes)}</legend>${SCOPES.map((scope) => `<label class="check"><input type="checkbox" name="scopes" value="${scope}"${DEFAULT_SCOPES.includes(scope) ? ' checked' : ''}> ${escapeHtml(scopeLabel(s, scope))}</label>`).join('\n')}</fieldset>
 <label for="key-cap">${escapeHtml(s.keyCap)}</label><input id="key-cap" name="cap" type="number" min="0" max="${KEY_LIMITS.cap}" step="1" inputmode="numeric" value="5000"><small class="muted">${escapeHtml(s.keyCapHint)}</small>
@@ -71,7 +71,7 @@ ${form}`;
     const scopes = (request.body?.getAll('scopes') ?? []).filter(isScope);
     const capText = formField(request, 'cap').trim();
     const cap = capText === '' ? null : Number(capText);
-    const nonce = /^[0-9a-f-]{36}$/.test(formField(request, 'nonce')) ? formField(request, 'nonce') : null;
+    const nonce = formNonce(request);
     try {
       if (cap !== null && (!Number.isSafeInteger(cap) || cap < 0 || cap > KEY_LIMITS.cap)) throw new AppError('validation_failed', `${ctx.s.keyCap}: 0 to ${KEY_LIMITS.cap}.`);
       const name = formField(request, 'name').trim();
