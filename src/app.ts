@@ -44,6 +44,7 @@ import { webhooksRoutes } from './modules/events/webhooks.routes.ts';
 import { oauthRoutes } from './oauth/oauth.routes.ts';
 import { supportRoutes } from './modules/support/support.routes.ts';
 import { mcpRoutes } from './mcp/mcp.routes.ts';
+import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 
 export interface BuildOptions {
   /** Pass false to get bare logging-off behaviour in tests regardless of LOG_LEVEL. */
@@ -144,6 +145,7 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   await app.register(portalRoutes(container, assets), { prefix: '/app' });
   await app.register(oauthRoutes(container.oauthProvider, { registrationsPerHour: config.rateLimit.oauthRegistrationsPerHour }));
   await app.register(supportRoutes(container));
+  await app.register(uploadsRoutes(container));
   // The MCP server for AI agents (docs/agents.md): tools over the same services as the routes above.
   await app.register(mcpRoutes(container, { publicBaseUrl: config.publicBaseUrl }));
   return app;

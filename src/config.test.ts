@@ -257,3 +257,12 @@ describe('sessions and payments', () => {
     ]);
   });
 });
+
+describe('UPLOAD_STORAGE', () => {
+  it('defaults to files under DATA_DIR on the embedded database and to a table on a server (docs/uploads.md "Storage")', () => {
+    expect(loadConfig({}, CWD).uploads).toEqual({ storage: 'filesystem', dir: path.join(CWD, 'data', 'uploads') });
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/hc' }, CWD).uploads.storage).toBe('postgres');
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/hc', UPLOAD_STORAGE: 'filesystem' }, CWD).uploads.storage).toBe('filesystem');
+    expect(problemsOf({ UPLOAD_STORAGE: 's3' })).toEqual(['UPLOAD_STORAGE must be one of postgres, filesystem (got "s3")']);
+  });
+});

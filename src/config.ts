@@ -101,7 +101,16 @@ export interface Config {
    * stand-in, the API's address (STRIPE_API_URL); null with the test provider.
    */
   readonly payments: { readonly provider: 'stripe' | 'test'; readonly stripe: StripeConfig | null };
+  /**
+   * Uploaded files (docs/uploads.md): where their bytes live (UPLOAD_STORAGE): `postgres` (a
+   * table every node shares; the default with DATABASE_URL) or `filesystem` (files under `dir`,
+   * DATA_DIR/uploads: one node, or a shared volume; the default on the embedded database). The
+   * defaults were chosen by measurement (docs/uploads.md "Storage").
+   */
+  readonly uploads: { readonly storage: UploadStorage; readonly dir: string };
 }
+
+export type UploadStorage = 'postgres' | 'filesystem';
 
 export interface StripeConfig {
   readonly secretKey: string;
@@ -297,6 +306,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       secureCookies: nodeEnv === 'production' || publicBaseUrl.startsWith('https:'),
     },
     payments: { provider: paymentsProvider, stripe },
+    // UPLOAD_STORAGE's default, by measurement (docs/uploads.md "Storage"): files on the embedded
+    // database (one node; bytea through PGlite costs the event loop), a table on a server (shared).
+    uploads: { storage: oneOf<UploadStorage>('UPLOAD_STORAGE', ['postgres', 'filesystem'], databaseUrl ? 'postgres' : 'filesystem'), dir: path.join(dataDir, 'uploads') },
     webhooks: {
       secretKeys: webhookSecretKeys,
       allowPrivate: nodeEnv !== 'production',

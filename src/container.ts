@@ -44,6 +44,8 @@ import { createSharingRepository } from './modules/sharing/sharing.repository.ts
 import { createInsights, translatorFor } from './modules/insights/insights.setup.ts';
 import { createAnswerTranslations } from './modules/answers/answer-translations.ts';
 import { createHeatmapService } from './modules/exports/heatmap.service.ts';
+import { createExportService } from './modules/exports/exports.service.ts';
+import { chartRenderer } from './modules/exports/render/chart-renderer.ts';
 import { heatmapUrls } from './modules/sharing/heatmap-urls.ts';
 import { createMailer } from './modules/mail/mail.service.ts';
 import pino from 'pino';
@@ -83,6 +85,10 @@ import { createWebhookEndpointsService } from './modules/events/webhook-endpoint
 import { createWebhookDelivery } from './modules/events/webhook-delivery.service.ts';
 import { createWebhookOwnerMail } from './modules/events/webhook-mail.ts';
 import type { Actor } from './lib/actor.ts';
+import { createUploadsRepository } from './modules/uploads/uploads.repository.ts';
+import { createUploadsService } from './modules/uploads/uploads.service.ts';
+import { createPostgresStorage } from './modules/uploads/upload-blobs.repository.ts';
+import { createFilesystemStorage } from './modules/uploads/file-storage.ts';
 
 export interface ContainerOptions {
   /** Cross-process wake-ups; main passes the PostgreSQL one on a server. Default: in-process. */
@@ -102,6 +108,14 @@ export interface ContainerOptions {
   oauthFetch?: OauthFetch;
   /** How webhook deliveries resolve names (default: the system's); tests hand in one that lies, to play DNS rebinding. */
   outboundLookup?: Lookup;
+  /**
+   * Tests only (docs/uploads.md "Testing imports"): certificate authorities image imports trust
+   * instead of the system's (a local https stand-in's self-signed certificate), and a rule that
+   * replaces the public-address rule of imports (one loopback address standing in for a public
+   * host). Never set by main or the CLI: imports are public https only everywhere.
+   */
+  importCa?: string;
+  importAllowedAddress?: (ip: string) => boolean;
 }
 
 /**
@@ -143,6 +157,7 @@ export function createContainer(config: Config, database: Database, clock: Clock
     holds,
     pool,
     publicBaseUrl: config.publicBaseUrl,
+    imageSize: (url) => uploads.imageSize(url),
     effects: {
       async questionCreated(q) {
         effects.changed(q.id);
@@ -161,13 +176,21 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const insights = createInsights(config, db, clock, translator);
   const answerTranslations = createAnswerTranslations({ db, repo: answersRepo, clock, translator, changed: effects.changed });
   const heatmapUrl = heatmapUrls(config.publicBaseUrl);
-  const results = createResultService({ repo: createResultsRepository(db), questions: questionsRepo, notifier, insights, heatmapUrl: (id, filter) => heatmapUrl.owner(id, filter) });
+  const results = createResultService({ repo: createResultsRepository(db), questions: questionsRepo, notifier, insights, heatmapUrl: (id, filter, aspect) => heatmapUrl.owner(id, filter, aspect) });
   const resultAnswers = createAnswersService({ results });
   const waits = createWaitService({ questions: questionsRepo, notifier, lifecycle, results });
   const links = createLinkService({ repo: createLinksRepository(db), clock, recorder: answers, humanCheck: createTurnstile(config.turnstile), lifecycle });
   const moderation = createModerationService({ db, clock, repo: createModerationRepository(db), questions: questionsRepo, credits: creditsRepo, insights, changed: effects.changed });
   const sharing = createSharingService({ db, clock, repo: createSharingRepository(db), questions: questionsRepo, results, publicBaseUrl: config.publicBaseUrl });
   const heatmaps = createHeatmapService({ results, sharing });
+  const exportFiles = createExportService({
+    questions: questionsRepo,
+    results,
+    renderer: chartRenderer,
+    clock,
+    publicBaseUrl: config.publicBaseUrl,
+    signingSecret: config.sessions.secret,
+  });
   // Services log outside any request: the dev mailbox's lines are where a person reads mail in
   // development (silent under test); a mail that could not be sent is noted for operators.
   const log = options.log ?? pino({ level: config.logLevel });
@@ -218,6 +241,15 @@ export function createContainer(config: Config, database: Database, clock: Clock
     endpointDisabled: createWebhookOwnerMail({ members: (accountId) => teamsRepo.members(accountId), mailer, publicBaseUrl: config.publicBaseUrl }),
     log: log.child({ name: 'webhooks' }),
   });
+  // Uploads (issue 13; docs/uploads.md): files in PostgreSQL or under DATA_DIR, imports through
+  // the SSRF-safe client with no relaxation outside production (public https only everywhere).
+  const uploads = createUploadsService({
+    repo: createUploadsRepository(db),
+    storage: config.uploads.storage === 'filesystem' ? createFilesystemStorage(config.uploads.dir) : createPostgresStorage(db),
+    clock,
+    publicBaseUrl: config.publicBaseUrl,
+    fetch: (url, fetchOptions) => outboundRequest(url, { ...fetchOptions, lookup: options.outboundLookup, ca: options.importCa, isAllowedAddress: options.importAllowedAddress }),
+  });
   /**
    * A bearer credential → the actor (docs/api.md "Authentication"): a portal session by its
    * prefix, an OAuth access token by its shape (for the route's resource), else an API key (which
@@ -234,7 +266,8 @@ export function createContainer(config: Config, database: Database, clock: Clock
     insights, answerTranslations, heads,
     config, clock, database, db, accounts, pool, estimates, catalogues, credits, drafts, projects,
     notifier, timers, holds, lifecycle, asks, questions, addHeads, answers, results, resultAnswers, waits, links,
-    moderation, sharing, heatmaps, mailer, support, webhooks, webhookDelivery, webhookDeliveriesRepo,
+    moderation, sharing, heatmaps, exportFiles, mailer, support, webhooks, webhookDelivery, webhookDeliveriesRepo,
+    uploads,
   };
 }
 export type Container = ReturnType<typeof createContainer>;

@@ -25,6 +25,7 @@ import { ConnectionSchema } from './modules/connections/connections.schemas.ts';
 import { InvitationForMeSchema, InvitationSchema, MemberSchema } from './modules/teams/teams.schemas.ts';
 import { BankTransferSchema, CheckoutSchema } from './modules/billing/billing.schemas.ts';
 import { SupportTicketRequestSchema } from './modules/support/support.schemas.ts';
+import { ExportSchema } from './modules/exports/exports.schemas.ts';
 
 /**
  * The shared component schemas of /openapi.json, one per resource of the spec (app.ts hands the
@@ -69,6 +70,7 @@ export const SHARED_SCHEMAS: TSchema[] = [
   BankTransferSchema,
   CheckoutSchema,
   SupportTicketRequestSchema,
+  ExportSchema,
 ];
 
 
@@ -79,8 +81,9 @@ export const API_TAGS = [
   { name: 'Credits', description: 'Balance, ledger, and buying credit packs (checkout: portal session only).' },
   { name: 'Projects', description: 'Grouping questions.' },
   { name: 'Drafts', description: 'Questions not yet asked.' },
+  { name: 'Uploads', description: 'Images and audio for questions: upload URLs, imports from public https URLs, and the files as heads see them (docs/uploads.md).' },
   { name: 'Answer link', description: 'Public endpoints of the page people answer on; no credential.' },
-  { name: 'Exports', description: 'Files made from a result: the click-test heatmap PNG.' },
+  { name: 'Exports', description: 'Files made from a result: the answers as CSV, the chart as PNG, a one-page PDF, export links, QR codes of the answer link, the click-test heatmap.' },
   { name: 'Public results', description: 'Results a requester chose to show outside the account: the public results page and private share links; no credential.' },
   { name: 'People and sessions', description: 'Signing in with an emailed code, the portal session it gives, and the person behind it (extensions; docs/portal.md).' },
   { name: 'Teams', description: 'Team accounts: members, roles and invitations by email; portal session only (docs/teams.md).' },

@@ -242,6 +242,9 @@ export interface QuestionsTable {
   tally: ColumnType<Record<string, number>, string | undefined, string>;
   /** The person who asked through a portal session (`askedBy`; migration 0012). */
   person_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A click test's stimulus image size when it is one of our uploads (migration 0018; docs/uploads.md). */
+  stimulus_width: ColumnType<number | null, number | null | undefined, number | null>;
+  stimulus_height: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface AnswersTable {
@@ -501,6 +504,35 @@ export interface PaymentCustomersTable {
   customer_ref: string;
 }
 
+/** Uploaded and imported files (migration 0018; docs/uploads.md). */
+export interface UploadsTable {
+  id: string;
+  account_id: string;
+  kind: 'image' | 'audio';
+  source: 'upload' | 'import';
+  status: 'pending' | 'receiving' | 'ready';
+  content_type: string;
+  ext: string;
+  declared_bytes: number;
+  token_hash: Buffer | null;
+  source_url: string | null;
+  stored_bytes: number | null;
+  width: number | null;
+  height: number | null;
+  duration_ms: number | null;
+  etag: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  completed_at: Timestamp | null;
+}
+
+/** The bytes of uploads under UPLOAD_STORAGE=postgres (migration 0018). */
+export interface UploadBlobsTable {
+  key: string;
+  bytes: Buffer;
+  created_at: CreatedAt;
+}
+
 export interface DB {
   projects: ProjectsTable;
   questions: QuestionsTable;
@@ -539,6 +571,8 @@ export interface DB {
   support_tickets: SupportTicketsTable;
   support_messages: SupportMessagesTable;
   support_dropped_posts: SupportDroppedPostsTable;
+  uploads: UploadsTable;
+  upload_blobs: UploadBlobsTable;
 }
 
 export type { Generated };

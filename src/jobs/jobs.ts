@@ -8,6 +8,7 @@ import { billingJobs } from '../modules/billing/billing.jobs.ts';
 import { connectionsJobs } from '../modules/connections/connections.jobs.ts';
 import { webhooksJobs } from '../modules/events/webhooks.jobs.ts';
 import { accountsJobs } from '../modules/accounts/accounts.jobs.ts';
+import { uploadsJobs } from '../modules/uploads/uploads.jobs.ts';
 
 /** Every job of the service, each declared beside its feature (`<feature>.jobs.ts`). */
 export function jobDefinitions(container: Container): JobDefinition[] {
@@ -20,5 +21,6 @@ export function jobDefinitions(container: Container): JobDefinition[] {
     ...connectionsJobs(container.oauthStore),
     ...webhooksJobs({ deliveries: container.webhookDeliveriesRepo, clock: container.clock }),
     ...accountsJobs(container.formNonces),
+    ...uploadsJobs(container.uploads),
   ];
 }

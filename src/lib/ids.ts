@@ -26,6 +26,7 @@ export const ID_PREFIXES = {
   invitation: 'inv',
   checkout: 'chk',
   connection: 'con',
+  upload: 'upl',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

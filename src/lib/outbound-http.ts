@@ -43,6 +43,8 @@ export interface OutboundOptions {
   lookup?: Lookup;
   /** Test seam: replaces the address rule (default isPublicAddress, or anything with allowPrivate). */
   isAllowedAddress?: (ip: string) => boolean;
+  /** Test seam: certificate authorities trusted instead of the system's (a local https stand-in's certificate). */
+  ca?: string;
 }
 
 export interface OutboundResponse {
@@ -172,6 +174,7 @@ async function exchange(hop: Hop, options: OutboundOptions, signal: AbortSignal)
   const connect = buildConnector({
     timeout: Math.min(options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
     lookup: pinnedLookup(addresses),
+    ...(options.ca ? { ca: options.ca } : {}),
   });
   const client = new Client(hop.url.origin, {
     connect: (connectOptions, callback) => connect(connectOptions, (error, socket) => {

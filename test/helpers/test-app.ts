@@ -19,6 +19,9 @@ export interface TestAppOptions {
   oauthFetch?: ContainerOptions['oauthFetch'];
   /** How webhook deliveries resolve names (DNS rebinding tests). */
   outboundLookup?: ContainerOptions['outboundLookup'];
+  /** Image imports' test seams: a local https stand-in's certificate, and its address standing in for a public one. */
+  importCa?: ContainerOptions['importCa'];
+  importAllowedAddress?: ContainerOptions['importAllowedAddress'];
 }
 
 export interface TestKey {
@@ -66,7 +69,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     const config = testConfig({ ...testDatabase.env, ...options.env });
     database = await openDatabase(config);
     const clock = new FakeClock(options.now);
-    const container = createContainer(config, database, clock, { oauthFetch: options.oauthFetch, outboundLookup: options.outboundLookup });
+    const container = createContainer(config, database, clock, { oauthFetch: options.oauthFetch, outboundLookup: options.outboundLookup, importCa: options.importCa, importAllowedAddress: options.importAllowedAddress });
     app = await buildApp(container, options.logStream ? { logStream: options.logStream } : { logger: false });
     await app.ready();
     return assemble(app, container, database, testDatabase, clock);

@@ -38,6 +38,7 @@ const BODIES: Record<string, Json> = {
   setMemberRole: { role: 'member' },
   updateWebhookEndpoint: { url: 'http://127.0.0.1:9/taken-over', events: ['credits.low'], description: 'Taken over', enabled: false },
   sendWebhookTest: { type: 'credits.low' },
+  createExportLink: { format: 'pdf' },
 };
 
 /** Query parameters some operations get in every request (waitForQuestion must not wait 25 s). */

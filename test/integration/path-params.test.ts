@@ -4,6 +4,7 @@ import type { InjectOptions } from 'fastify';
 import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
 import { signIn, type SignedInPerson } from '../helpers/people.ts';
 import { ask, choiceDraft, fundedKey, NO_RATE_LIMITS, seedHeads, sleep, type Json } from '../helpers/questions.ts';
+import { png, ticket, upload } from '../helpers/media.ts';
 
 /**
  * Spec "Endpoints": a path id, code, token or slug that names nothing is 404 `not_found`, whatever
@@ -48,6 +49,9 @@ const BODIES: Record<string, Json> = {
   setMemberRole: { role: 'owner' },
   updateWebhookEndpoint: { description: 'Paths' },
   sendWebhookTest: {},
+  // The PUT of an upload takes the file's bytes; any body will do, the path is at fault first.
+  putUpload: {},
+  createExportLink: { format: 'pdf' },
 };
 
 interface Operation {
@@ -89,7 +93,12 @@ beforeAll(async () => {
   const checkout = (await t.inject({ method: 'POST', url: '/v1/billing/checkout', headers: person.auth, payload: { pack: 'starter', currency: 'GBP', method: 'card' } })).json().checkout;
   const endpoint = (await t.inject({ method: 'POST', url: '/v1/webhooks/endpoints', headers: person.auth, payload: { url: 'http://127.0.0.1:9/paths', events: ['credits.low'] } })).json().endpoint;
   const delivery = (await t.inject({ method: 'POST', url: `/v1/webhooks/endpoints/${endpoint.id}/test`, headers: person.auth, payload: {} })).json().delivery;
+  const exportLink = (await t.inject({ method: 'POST', url: `/v2/questions/${question.id}/exports`, headers: key.auth, payload: { format: 'png' } })).json().export;
+  const uploaded = await upload(t, key, 'image', 'image/png', await png(8, 8));
+  const pending = await ticket(t, key, 'image', 'image/png', 100);
   Object.assign(real, {
+    file: uploaded.publicUrl.split('/').pop()!, uploadToken: pending.uploadUrl.split('/').pop()!,
+    exportToken: exportLink.url.split('/').pop(),
     webhookEndpointId: endpoint.id, eventId: delivery.eventId,
     keyId: madeKey.key.id, sessionId: person.sessionId, teamId: team, personId: person.personId, invitationId: invitation.id, checkoutId: checkout.id,
     id: question.id, draftId: draft.id, projectId: project.id, ref: outcome.attestationRef!, linkId: shareLink.id,
@@ -138,6 +147,7 @@ function realFor(op: Operation): Record<string, string> {
   if (op.path.startsWith('/v1/billing/checkouts/')) values.id = real.checkoutId;
   if (op.path.startsWith('/v1/auth/sessions/')) values.id = real.sessionId;
   if (op.path.startsWith('/v1/webhooks/endpoints/')) values.id = real.webhookEndpointId;
+  if (op.path.startsWith('/v1/uploads/')) values.token = real.uploadToken;
   return values;
 }
 

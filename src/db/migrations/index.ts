@@ -14,6 +14,7 @@ import * as m0014 from './0014-support-tickets.ts';
 import * as m0015 from './0015-oauth.ts';
 import * as m0016 from './0016-webhooks.ts';
 import * as m0017 from './0017-form-nonces.ts';
+import * as m0018 from './0018-uploads.ts';
 
 /** Every migration, in the order it is applied. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0015-oauth': m0015,
   '0016-webhooks': m0016,
   '0017-form-nonces': m0017,
+  '0018-uploads': m0018,
 };

@@ -1,4 +1,5 @@
 import { notFound, validationError } from '../../lib/errors.ts';
+import { concurrencyLimit } from '../../lib/concurrency-limit.ts';
 import { applyFilter, filterKey, filterOf, type ResultFilter, type ResultQuery } from '../results/filters.ts';
 import { WeightedLru } from '../results/result-cache.ts';
 import type { ResultService } from '../results/results.service.ts';
@@ -49,21 +50,7 @@ export function createHeatmapService(deps: HeatmapServiceDeps) {
   const serials = new WeakMap<ResultEntry, number>();
   let nextSerial = 0;
   const stats = { renders: 0, hits: 0 };
-  let running = 0;
-  const queue: Array<() => void> = [];
-
-  /** A finished render hands its slot straight to the next in the queue, so never more than MAX_RENDERS run. */
-  async function limited<T>(work: () => Promise<T>): Promise<T> {
-    if (running < MAX_RENDERS) running += 1;
-    else await new Promise<void>((resolve) => queue.push(resolve));
-    try {
-      return await work();
-    } finally {
-      const next = queue.shift();
-      if (next) next();
-      else running -= 1;
-    }
-  }
+  const limited = concurrencyLimit(MAX_RENDERS);
 
   function serialOf(entry: ResultEntry): number {
     let serial = serials.get(entry);

@@ -83,6 +83,12 @@ interface Deps {
   pool: PoolService;
   effects: AskSideEffects;
   publicBaseUrl: string;
+  /**
+   * The size of an image when its URL is one of our uploads' publicUrls, else null
+   * (uploads.service.ts): a click test stores it, so its heatmap gets the image's aspect with no
+   * query on the result path (docs/uploads.md "Click tests"). Absent: none stored.
+   */
+  imageSize?: (url: string) => Promise<{ width: number; height: number } | null>;
 }
 
 /**
@@ -102,6 +108,8 @@ export function createAskService(deps: Deps) {
       if (stored) return stored;
       const plan = await planAsk(deps, actor, body, now);
       const { main, followUps, isPrivate } = plan;
+      // Looked up before the transaction, which stays short (docs/architecture.md).
+      const stimulus = main.type === 'click_test' && main.stimulus?.imageUrl ? await deps.imageSize?.(main.stimulus.imageUrl) : null;
       const created: Array<{ id: string; status: string; scheduledFor: Date | null; closesAt: Date | null }> = [];
 
       const result = await inTransaction(db, (tx) =>
@@ -121,7 +129,7 @@ export function createAskService(deps: Deps) {
         const closesAt = addDays(opensAt, plan.openForDays);
         const status = scheduledFor ? 'scheduled' : 'live';
         const rows = askRows({ actor, body, source, plan, now }, { id, status, creditsPerAnswer: perAnswer, creditsReserved: mainTotal, scheduledFor, closesAt });
-        const row = await questions.insertReturning(rows.question, tx);
+        const row = await questions.insertReturning({ ...rows.question, stimulus_width: stimulus?.width ?? null, stimulus_height: stimulus?.height ?? null }, tx);
         created.push({ id, status, scheduledFor, closesAt });
         for (const followUp of rows.followUps) await questions.insert(followUp, tx);
 

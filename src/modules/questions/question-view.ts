@@ -29,6 +29,9 @@ export function leaderLine(type: string, tally: Record<string, number>, answered
   return type === 'pairwise' ? `${top[0]} leads with ${top[1]} wins` : `${top[0]} leads with ${top[1]} of ${answered} answers (${share}%)`;
 }
 
+/** The answer link people open to answer (docs/answer-link.md); `baseUrl` is PUBLIC_BASE_URL. */
+export const answerLinkUrl = (baseUrl: string, linkCode: string): string => `${baseUrl}/a/${linkCode}`;
+
 /** `baseUrl` is PUBLIC_BASE_URL: the answer link is `{baseUrl}/a/{linkCode}` (docs/answer-link.md). */
 export function questionView(row: QuestionRow, baseUrl: string): Question {
   const draft = storedDraft(row.draft);
@@ -70,6 +73,6 @@ export function questionView(row: QuestionRow, baseUrl: string): Question {
     bookmarked: row.bookmarked,
     externalRef: row.external_ref,
     linkCode: row.link_code,
-    linkUrl: `${baseUrl}/a/${row.link_code}`,
+    linkUrl: answerLinkUrl(baseUrl, row.link_code),
   };
 }

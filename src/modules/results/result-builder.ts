@@ -7,6 +7,7 @@ import type { ResultEntry } from './result-entry.ts';
 import { viewOf, type View } from './result-view.ts';
 import type { Answer, Result } from './results.schemas.ts';
 import { summarize } from './summary.ts';
+import { stimulusAspect } from './stimulus-aspect.ts';
 
 /**
  * A cached entry turned into a Result (docs/results.md): the view of a filter (kept in the entry,
@@ -29,8 +30,8 @@ const STATUS: Record<string, Result['status']> = {
 const FILTERED_VIEWS = 16;
 
 export interface ResultBuilderOptions {
-  /** Result.clicks.heatmapUrl of a click test for this filter (exports' heatmap route); default null. */
-  heatmapUrl?: (questionId: string, filter: ResultFilter) => string | null;
+  /** Result.clicks.heatmapUrl of a click test for this filter (exports' heatmap route), shaped like its image when known; default null. */
+  heatmapUrl?: (questionId: string, filter: ResultFilter, aspect?: number) => string | null;
 }
 
 /** The view a filter shows; filtered ones are computed from the cached rows once and kept in the entry. */
@@ -114,7 +115,7 @@ export function createResultBuilder(deps: ResultBuilderOptions) {
       breakdown: view.breakdowns.breakdown,
       refundCredits: row.credits_refunded,
       breakdowns: view.breakdowns.breakdowns,
-      ...(view.clicks ? { clicks: { ...view.clicks, heatmapUrl: deps.heatmapUrl?.(row.id, filter) ?? null } } : {}),
+      ...(view.clicks ? { clicks: { ...view.clicks, heatmapUrl: deps.heatmapUrl?.(row.id, filter, stimulusAspect(row)) ?? null } } : {}),
       ...(view.sentiment ? { sentiment: view.sentiment } : {}),
       translationLanguage: entry.translationLanguage,
       filter,

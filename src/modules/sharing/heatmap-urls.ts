@@ -6,8 +6,10 @@ import type { ResultFilter } from '../results/filters.ts';
  *   result), with the result's filter so the picture shows the taps the result counts;
  * - the public results page: `/v1/public/results/{code}/heatmap.png` (no credential);
  * - a private share link: `/v1/public/shared/{token}/heatmap.png` (no credential; dies with the link).
- * `aspect` (width / height of the stimulus image) is added when known; today no image size is
- * stored with a question, so it is left out and the picture is square unless the client asks.
+ * `aspect` (width / height of the stimulus image) is added when known: when the image is one of
+ * our uploads, the ask stores its size on the question (results/stimulus-aspect.ts,
+ * docs/uploads.md); for an image hosted elsewhere it is left out and the picture is square unless
+ * the client asks.
  */
 function withQuery(url: string, params: Array<[string, string | number | undefined]>): string {
   const query = new URLSearchParams();

@@ -15,6 +15,7 @@ import type { Question } from '../questions/questions.schemas.ts';
 import type { ResultService } from '../results/results.service.ts';
 import type { Result } from '../results/results.schemas.ts';
 import { heatmapUrls } from './heatmap-urls.ts';
+import { stimulusAspect } from '../results/stimulus-aspect.ts';
 import { publicQuestion, publicResult, sharedResult } from './public-view.ts';
 import type { ShareLinkRow, SharingRepository } from './sharing.repository.ts';
 import { SHARE_LINK_DEFAULT_DAYS, type CreateShareLinkBody, type PublicResults, type ShareLink } from './sharing.schemas.ts';
@@ -113,7 +114,7 @@ export function createSharingService(deps: { db: Db; clock: Clock; repo: Sharing
     async publicResults(code: string): Promise<PublicResults> {
       const row = await publicRow(code);
       const [question, result] = await Promise.all([view(row.account_id, row.id), results.build(row)]);
-      return { question: publicQuestion(question), result: withHeatmapUrl(publicResult(result), urls.publicResults(code)) };
+      return { question: publicQuestion(question), result: withHeatmapUrl(publicResult(result), urls.publicResults(code, stimulusAspect(row))) };
     },
 
     /** The question behind a public results code (its heatmap uses it); 404 as for the page. */
@@ -162,7 +163,7 @@ export function createSharingService(deps: { db: Db; clock: Clock; repo: Sharing
     async shared(token: string): Promise<PublicResults> {
       const row = await sharedRow(token);
       const [question, result] = await Promise.all([view(row.account_id, row.id), results.build(row)]);
-      return { question: publicQuestion(question), result: withHeatmapUrl(sharedResult(result), urls.shared(token)) };
+      return { question: publicQuestion(question), result: withHeatmapUrl(sharedResult(result), urls.shared(token, stimulusAspect(row))) };
     },
 
     /** The question behind a share link token (its heatmap uses it); 404 as for the link. */
