@@ -8,6 +8,7 @@ import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.t
 import { listen, call } from '../helpers/real-http.ts';
 import { answer, ask, choiceDraft, errorOf, fundedKey, NO_RATE_LIMITS, seedHeads, sleep, type Head, type Json } from '../helpers/questions.ts';
 import { CSV_COLUMNS } from '../../src/modules/exports/answers-csv.ts';
+import { distinctColours, inspectPdf } from '../../src/modules/exports/render/image-probe.fixture.ts';
 
 /**
  * Exports as a user takes them out (docs/exports.md): the CSV read by an independent parser
@@ -174,6 +175,51 @@ describe('GET /v2/questions/{id}/export.csv', () => {
     expect(errorOf(badOption).code).toBe('validation_failed');
     const unknown = await t.inject({ method: 'GET', url: `/v2/questions/${questionId}/export.csv?colour=red`, headers: key.auth });
     expect(unknown.statusCode).toBe(400);
+  });
+});
+
+describe('GET export.png and export.pdf', () => {
+  let questionId: string;
+  beforeAll(async () => {
+    const question = await ask(t, key, choiceDraft({ text: 'Which name is best for a savings app?', n: 12, reason: 'optional' }));
+    questionId = question.id as string;
+    const group = take(10);
+    for (const [i, head] of group.entries()) await answer(t, questionId, head, { option: i < 7 ? 0 : 1, reason: `Reason number ${i}` });
+    const answers = (await t.inject({ method: 'GET', url: `/v2/questions/${questionId}/answers?limit=200`, headers: key.auth })).json().answers as Json[];
+    const oldest = answers.at(-1)!;
+    const pinned = await t.inject({ method: 'POST', url: `/v2/questions/${questionId}/answers/${oldest.attestationRef}/pin`, headers: key.auth, payload: { pinned: true } });
+    expect(pinned.statusCode, pinned.body).toBe(200);
+  }, 60_000);
+
+  it('the PNG at each size, over a real socket, decodes to the size asked for and is drawn', async () => {
+    for (const [size, width, height] of [['', 1080, 1080], ['?size=square', 1080, 1080], ['?size=wide', 1200, 675], ['?size=story', 1080, 1920]] as const) {
+      const response = await t.inject({ method: 'GET', url: `/v2/questions/${questionId}/export.png${size}`, headers: key.auth });
+      expect(response.statusCode, response.body.slice(0, 200)).toBe(200);
+      expect(response.headers['content-type']).toBe('image/png');
+      expect(parseDisposition(response.headers['content-disposition'] as string).parameters.filename).toBe(`Which name is best for a savings app (${size ? size.slice(6) : 'square'}).png`);
+      const png = PNG.sync.read(response.rawPayload);
+      expect([png.width, png.height], size).toEqual([width, height]);
+      expect(distinctColours(png), 'a chart, not a blank picture').toBeGreaterThan(50);
+    }
+    const bad = await t.inject({ method: 'GET', url: `/v2/questions/${questionId}/export.png?size=huge`, headers: key.auth });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('the PDF is one page with the question, what it means, the pinned answer first and the verification line', async () => {
+    const response = await call(base, `/v2/questions/${questionId}/export.pdf`, { headers: key.auth });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('application/pdf');
+    const bytes = await t.inject({ method: 'GET', url: `/v2/questions/${questionId}/export.pdf`, headers: key.auth });
+    const { info, text } = inspectPdf(bytes.rawPayload);
+    expect(info).toMatch(/Pages:\s+1\n/);
+    expect(info).toMatch(/Title:\s+Which name is best for a savings app\?/);
+    const flat = text.replace(/\s+/g, ' ');
+    expect(flat).toContain('Which name is best for a savings app?');
+    const { result } = (await t.inject({ method: 'GET', url: `/v2/questions/${questionId}/result`, headers: key.auth })).json();
+    expect(flat).toContain(result.verificationLine.replace(/\s+/g, ' '));
+    expect(flat).toContain('Reason number 0');
+    // The pinned (oldest) answer comes before the newest.
+    expect(flat.indexOf('Reason number 0')).toBeLessThan(flat.indexOf('Reason number 9'));
   });
 });
 
