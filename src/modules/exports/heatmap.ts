@@ -1,5 +1,6 @@
 import { renderAsync } from '@resvg/resvg-js';
 import { PNG } from 'pngjs';
+import { MAX_ASPECT, MIN_ASPECT } from '../results/stimulus-aspect.ts';
 
 /**
  * The click-test heatmap (spec Exports: GET /v2/questions/{id}/heatmap.png; docs/results.md
@@ -26,8 +27,8 @@ import { PNG } from 'pngjs';
  */
 /** The longer side of every picture, so none has more pixels than HEATMAP_SIDE² (a square). */
 export const HEATMAP_SIDE = 800;
-export const MIN_ASPECT = 0.25;
-export const MAX_ASPECT = 4;
+// The range lives with the stored image size it clamps (results/stimulus-aspect.ts): one source.
+export { MAX_ASPECT, MIN_ASPECT };
 export const DEFAULT_ASPECT = 1;
 
 /**

@@ -1,12 +1,12 @@
 /**
  * The aspect (width / height) of a click test's stimulus image, when the ask found it among our
  * uploads and stored its size on the question row (docs/uploads.md "Click tests"); undefined
- * otherwise. The heatmap draws aspects from 0.25 to 4 (exports/heatmap.ts MIN_ASPECT, MAX_ASPECT,
- * which this folder cannot import: exports imports results): an image beyond is drawn at the
+ * otherwise. The heatmap (exports/heatmap.ts) draws aspects from MIN_ASPECT to MAX_ASPECT, defined
+ * here because exports imports results and not the other way: an image beyond is drawn at the
  * nearest end.
  */
-const MIN_ASPECT = 0.25;
-const MAX_ASPECT = 4;
+export const MIN_ASPECT = 0.25;
+export const MAX_ASPECT = 4;
 
 export function stimulusAspect(row: { stimulus_width: number | null; stimulus_height: number | null }): number | undefined {
   if (!row.stimulus_width || !row.stimulus_height) return undefined;
