@@ -17,12 +17,20 @@ export interface LogFormat {
 const REDACT = ['req.headers.authorization'];
 
 /**
- * Secrets that travel in a URL's query are cut out of the logged URL: the sign-in link's
- * one-time `token` (docs/portal.md "Signing in"). Sessions never travel in a URL at all.
+ * Secrets that travel in a URL are cut out of the logged URL: the sign-in link's one-time
+ * `token` in the query (docs/portal.md "Signing in") and the tokens of PATH_CREDENTIALS below.
+ * Sessions never travel in a URL at all.
  */
 export function redactUrl(url: string | undefined): string | undefined {
-  return url?.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]');
+  return url?.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]').replace(PATH_CREDENTIALS, '$1[redacted]');
 }
+
+/**
+ * Path segments that are credentials: whoever has the URL may use it, so a log line must not
+ * hand it on. An upload URL's token (docs/uploads.md), an export link's signed token
+ * (docs/exports.md), a private share link's token, for the API and the page (docs/sharing.md).
+ */
+const PATH_CREDENTIALS = /(\/v1\/uploads\/(?=upt_)|\/v1\/public\/exports\/|\/v1\/public\/shared\/|^\/s\/)[^/?#]+/g;
 
 /** Fastify's request serializer (method, url, host, address), with the URL redacted. */
 const serializers = {

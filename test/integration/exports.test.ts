@@ -248,6 +248,8 @@ describe('QR codes of the answer link', () => {
     const response = await call(base, `/v2/questions/${question.id}/link/qr.png`, { headers: key.auth });
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe('image/png');
+    expect(response.headers['cache-control']).toBe('private, no-store');
+    expect(parseDisposition(response.headers['content-disposition']!).parameters.filename).toBe('Which name is best for a savings app (QR code).png');
     const bytes = await t.inject({ method: 'GET', url: `/v2/questions/${question.id}/link/qr.png`, headers: key.auth });
     const png = PNG.sync.read(bytes.rawPayload);
     expect([png.width, png.height]).toEqual([1024, 1024]);

@@ -92,6 +92,15 @@ describe('validateDraft: valid drafts', () => {
     expect(check(with_('reaction', { stimulus: { audioUrl: 'https://cdn.example.com/jingle.mp3', exposureMs: 10000 } }))).toEqual([]);
   });
 
+  it('media addresses are web addresses: javascript:, data: and file: are refused where they appear', () => {
+    expect(problems(with_('click_test', { stimulus: { imageUrl: 'javascript:alert(1)' } }))).toEqual(only('draft.stimulus.imageUrl', 'invalid_format'));
+    expect(problems(with_('reaction', { stimulus: { audioUrl: 'file:///etc/passwd', exposureMs: 2000 } }))).toEqual(only('draft.stimulus.audioUrl', 'invalid_format'));
+    expect(problems(with_('ab_image', { options: [{ label: 'A', imageUrl: 'data:image/png;base64,AAAA' }, { label: 'B', imageUrl: img('b') }] }))).toEqual(
+      only('draft.options[0].imageUrl', 'invalid_format'),
+    );
+    expect(check(with_('click_test', { stimulus: { imageUrl: 'http://localhost:8080/v1/files/upl_1.png' } }))).toEqual([]);
+  });
+
   it('accepts every limit at its edge', () => {
     expect(check(with_('scale_1_5', { text: 'x'.repeat(600), context: 'c'.repeat(120), n: 10 }))).toEqual([]);
     expect(check(with_('scale_1_5', { n: 5000 }))).toEqual([]);

@@ -151,6 +151,17 @@ function checkTypeRules(draft: LooseDraft, type: QuestionType, problems: Problem
 
   if (draft.neither === true && !rule.neitherAllowed) problems.add('neither', 'not_allowed', `"Neither" is not offered on ${rule.aLabel} question.`);
 
+  // Media the answer page loads: a web address, never javascript:, data: or file: (the page's CSP
+  // would block them anyway, but a question that can never show its image must not take credits).
+  const media: Array<[string, string | undefined]> = [
+    ...options.map((option, i): [string, string | undefined] => [`options[${i}].imageUrl`, option.imageUrl]),
+    ['stimulus.imageUrl', draft.stimulus?.imageUrl],
+    ['stimulus.audioUrl', draft.stimulus?.audioUrl],
+  ];
+  for (const [path, url] of media) {
+    if (url !== undefined && !/^https?:\/\/[^/]/i.test(url)) problems.add(path, 'invalid_format', `${path} must be an https address (an upload's publicUrl, or an image on the web).`);
+  }
+
   const stimulus = draft.stimulus;
   if (rule.stimulus === 'none') {
     if (stimulus !== undefined) problems.add('stimulus', 'not_allowed', `${cap(rule.aLabel)} question shows no stimulus; use options or context instead.`);

@@ -9,7 +9,7 @@ const FILENAME_TEXT_CHARS = 80;
 // eslint-disable-next-line no-control-regex
 const UNSAFE = /[/\\:*?"<>|\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]+/g;
 
-export function exportFilename(questionText: string, questionId: string, extension: 'csv' | 'pdf' | 'png', qualifier?: string): string {
+export function exportFilename(questionText: string, questionId: string, extension: 'csv' | 'pdf' | 'png' | 'svg', qualifier?: string): string {
   let title = questionText.normalize('NFC').replace(UNSAFE, ' ').replace(/\s+/g, ' ').trim();
   if (title.length > FILENAME_TEXT_CHARS) {
     const cut = title.slice(0, FILENAME_TEXT_CHARS);

@@ -40,6 +40,8 @@ const FILENAME_HEADER = {
   type: 'string',
   description: '`inline` (`attachment` for CSV) with the file\'s name (Export.filename): an ASCII `filename` and the UTF-8 `filename*` (RFC 6266).',
 };
+/** The headers every export file is sent with (sendFile). */
+const FILE_HEADERS = { 'Cache-Control': constantHeader(PRIVATE_CACHE), 'Content-Disposition': FILENAME_HEADER };
 const QUESTION_404 = errorResponse('`not_found`: no such question on this account.');
 
 /** RFC 6266: the ASCII `filename` for old clients and the UTF-8 `filename*`. */
@@ -142,7 +144,7 @@ export function exportsRoutes(deps: { heatmaps: HeatmapService; exportFiles: Exp
         params: IdParams,
         querystring: CsvExportQuerySchema,
         response: {
-          200: { description: 'The CSV.', headers: { 'Cache-Control': constantHeader(PRIVATE_CACHE), 'Content-Disposition': FILENAME_HEADER }, content: CSV_CONTENT },
+          200: { description: 'The CSV.', headers: FILE_HEADERS, content: CSV_CONTENT },
           404: QUESTION_404,
         },
       },
@@ -168,7 +170,7 @@ export function exportsRoutes(deps: { heatmaps: HeatmapService; exportFiles: Exp
         params: IdParams,
         querystring: PngExportQuerySchema,
         response: {
-          200: { description: 'The chart.', headers: { 'Cache-Control': constantHeader(PRIVATE_CACHE), 'Content-Disposition': FILENAME_HEADER }, content: CHART_PNG_CONTENT },
+          200: { description: 'The chart.', headers: FILE_HEADERS, content: CHART_PNG_CONTENT },
           404: QUESTION_404,
         },
       },
@@ -185,7 +187,7 @@ export function exportsRoutes(deps: { heatmaps: HeatmapService; exportFiles: Exp
           'how many more) and the verification line, on one A4 page with the fonts the service ships. The result as it is now; not cached.',
         params: IdParams,
         response: {
-          200: { description: 'The PDF.', headers: { 'Cache-Control': constantHeader(PRIVATE_CACHE), 'Content-Disposition': FILENAME_HEADER }, content: PDF_CONTENT },
+          200: { description: 'The PDF.', headers: FILE_HEADERS, content: PDF_CONTENT },
           404: QUESTION_404,
         },
       },
@@ -241,9 +243,9 @@ export function exportsRoutes(deps: { heatmaps: HeatmapService; exportFiles: Exp
         summary: 'The answer link as a QR code (SVG)',
         description: 'The question\'s answer link (`linkUrl`) as a QR code: error correction M, a quiet zone of four modules, black on white. Scales to any size.',
         params: IdParams,
-        response: { 200: { description: 'The QR code.', content: SVG_CONTENT }, 404: QUESTION_404 },
+        response: { 200: { description: 'The QR code.', headers: FILE_HEADERS, content: SVG_CONTENT }, 404: QUESTION_404 },
       },
-    }, async (request, reply) => reply.type('image/svg+xml').send(await exportFiles.qr(actorOf(request).accountId, request.params.id, 'svg')));
+    }, async (request, reply) => sendFile(reply, await exportFiles.qr(actorOf(request).accountId, request.params.id, 'svg')));
 
     app.get('/v2/questions/:id/link/qr.png', {
       config: { scope: 'questions:read' },
@@ -253,8 +255,8 @@ export function exportsRoutes(deps: { heatmaps: HeatmapService; exportFiles: Exp
         summary: 'The answer link as a QR code (1024-pixel PNG)',
         description: 'The question\'s answer link (`linkUrl`) as a 1024 × 1024 PNG QR code: error correction M, a quiet zone of four modules, black on white.',
         params: IdParams,
-        response: { 200: { description: 'The QR code.', content: CHART_PNG_CONTENT }, 404: QUESTION_404 },
+        response: { 200: { description: 'The QR code.', headers: FILE_HEADERS, content: CHART_PNG_CONTENT }, 404: QUESTION_404 },
       },
-    }, async (request, reply) => reply.type('image/png').send(await exportFiles.qr(actorOf(request).accountId, request.params.id, 'png')));
+    }, async (request, reply) => sendFile(reply, await exportFiles.qr(actorOf(request).accountId, request.params.id, 'png')));
   };
 }

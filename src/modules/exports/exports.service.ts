@@ -131,12 +131,16 @@ export function createExportService(deps: ExportServiceDeps) {
     },
 
     /** GET /v2/questions/{id}/link/qr.svg and qr.png: the answer link, quiet zone 4 modules, error correction M. */
-    async qr(accountId: string, id: string, format: 'svg' | 'png'): Promise<Buffer | string> {
-      const url = answerLinkUrl(base, (await rowOf(accountId, id)).link_code);
+    async qr(accountId: string, id: string, format: 'svg' | 'png'): Promise<ExportFile> {
+      const row = await rowOf(accountId, id);
+      const url = answerLinkUrl(base, row.link_code);
       // Without a callback both return promises (the types declare the callback form only).
-      return format === 'svg'
-        ? await (QRCode.toString(url, { ...QR_OPTIONS, type: 'svg' }) as unknown as Promise<string>)
-        : await (QRCode.toBuffer(url, { ...QR_OPTIONS, type: 'png', width: QR_PNG_PIXELS }) as unknown as Promise<Buffer>);
+      const body =
+        format === 'svg'
+          ? Buffer.from(await (QRCode.toString(url, { ...QR_OPTIONS, type: 'svg' }) as unknown as Promise<string>))
+          : await (QRCode.toBuffer(url, { ...QR_OPTIONS, type: 'png', width: QR_PNG_PIXELS }) as unknown as Promise<Buffer>);
+      const filename = exportFilename(storedDraft(row.draft).text ?? '', row.id, format, 'QR code');
+      return { filename, contentType: format === 'svg' ? 'image/svg+xml' : 'image/png', body };
     },
   };
 }
