@@ -157,7 +157,7 @@ export function createContainer(config: Config, database: Database, clock: Clock
     holds,
     pool,
     publicBaseUrl: config.publicBaseUrl,
-    imageSize: (url) => uploads.imageSize(url),
+    ownFile: (url) => uploads.ownFile(url),
     effects: {
       async questionCreated(q) {
         effects.changed(q.id);

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
-import { answer, ask, fundedKey, NO_RATE_LIMITS, seedHeads, sleep, type Head, type Json } from '../helpers/questions.ts';
-import { jpeg, pathOf, png, upload } from '../helpers/media.ts';
+import { answer, ask, askRaw, fundedKey, NO_RATE_LIMITS, seedHeads, sleep, type Head, type Json } from '../helpers/questions.ts';
+import { jpeg, pathOf, png, ticket, upload, wav } from '../helpers/media.ts';
 import { MAX_ASPECT_ERROR } from '../../src/modules/exports/heatmap.ts';
 
 /**
@@ -127,5 +127,25 @@ describe('an A/B image question on two uploads', () => {
     for (const url of [a, b]) expect((await t.inject({ method: 'GET', url: pathOf(url) })).statusCode).toBe(200);
     const voted = await t.inject({ method: 'POST', url: `/v1/public/link/${question.linkCode}/answers`, payload: { answer: { option: 1 }, nonce: randomUUID() } });
     expect(voted.json().accepted).toBe(true);
+  });
+});
+
+describe('media of ours must be a finished upload of the right kind', () => {
+  it('an unfinished upload, a made-up file and an audio file as an image are refused, and nothing is spent', async () => {
+    const unfinished = await ticket(t, key, 'image', 'image/png', 100);
+    const audio = (await upload(t, key, 'audio', 'audio/wav', wav(1))).publicUrl;
+    const madeUp = unfinished.publicUrl.replace(/upl_[A-Za-z0-9]+/, 'upl_AAAAAAAAAAAAAAAAAAAA');
+    const before = (await t.inject({ method: 'GET', url: '/v1/billing/balance', headers: key.auth })).json();
+    for (const [imageUrl, says] of [[unfinished.publicUrl, 'names no finished upload'], [madeUp, 'names no finished upload'], [audio, 'names an audio upload']]) {
+      const refused = await askRaw(t, key, { draft: clickTest(imageUrl) });
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json().error.details.validation[0]).toMatchObject({ field: 'draft.stimulus.imageUrl', code: 'not_allowed' });
+      expect(refused.json().error.details.validation[0].message).toContain(says);
+    }
+    const followUp = await askRaw(t, key, { draft: clickTest(wide), then: [{ type: 'ab_image', text: 'Which box would you pick?', options: [{ label: 'A', imageUrl: wide }, { label: 'B', imageUrl: madeUp }] }] });
+    expect(followUp.statusCode, followUp.body).toBe(400);
+    expect(followUp.json().error.details.validation[0].field).toBe('then[0].options[1].imageUrl');
+    const after = (await t.inject({ method: 'GET', url: '/v1/billing/balance', headers: key.auth })).json();
+    expect(after).toEqual(before);
   });
 });

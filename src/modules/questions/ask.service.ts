@@ -12,6 +12,7 @@ import type { DraftsRepository } from '../drafts/drafts.repository.ts';
 import type { AskBody } from './ask.schemas.ts';
 import { planAsk, type AskPlan } from './ask-plan.ts';
 import { askRows } from './ask-rows.ts';
+import { checkOwnMedia, type OwnFileLookup } from './own-media.ts';
 import { storedResponse, withIdempotency, type Stored } from './idempotency.ts';
 import type { IdempotencyRepository } from './idempotency.repository.ts';
 import type { QuestionsRepository } from './questions.repository.ts';
@@ -84,11 +85,12 @@ interface Deps {
   effects: AskSideEffects;
   publicBaseUrl: string;
   /**
-   * The size of an image when its URL is one of our uploads' publicUrls, else null
-   * (uploads.service.ts): a click test stores it, so its heatmap gets the image's aspect with no
-   * query on the result path (docs/uploads.md "Click tests"). Absent: none stored.
+   * What a URL names when it is one of our uploads' publicUrls (own-media.ts): media of ours must
+   * be a finished upload of the right kind, and a click test stores its image's size, so its
+   * heatmap gets the aspect with no query on the result path (docs/uploads.md "Click tests").
+   * Absent: nothing checked or stored.
    */
-  imageSize?: (url: string) => Promise<{ width: number; height: number } | null>;
+  ownFile?: OwnFileLookup;
 }
 
 /**
@@ -109,7 +111,7 @@ export function createAskService(deps: Deps) {
       const plan = await planAsk(deps, actor, body, now);
       const { main, followUps, isPrivate } = plan;
       // Looked up before the transaction, which stays short (docs/architecture.md).
-      const stimulus = main.type === 'click_test' && main.stimulus?.imageUrl ? await deps.imageSize?.(main.stimulus.imageUrl) : null;
+      const stimulus = await checkOwnMedia(deps.ownFile, main, followUps);
       const created: Array<{ id: string; status: string; scheduledFor: Date | null; closesAt: Date | null }> = [];
 
       const result = await inTransaction(db, (tx) =>

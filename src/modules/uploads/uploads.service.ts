@@ -55,14 +55,17 @@ export function createUploadsService(deps: UploadsDeps) {
     },
 
     /**
-     * The size of an image when `url` is the publicUrl of one of our finished image uploads (any
-     * account's: publicUrls are public), else null. The ask stores it with a click test.
+     * What `url` names when it is one of our publicUrls (any account's: publicUrls are public):
+     * the finished upload's kind and, for an image, its size; 'missing' when no finished upload
+     * has that address; null for any other URL (no query). The ask refuses a question whose media
+     * is 'missing' or of the wrong kind, and stores a click test's image size.
      */
-    async imageSize(url: string): Promise<{ width: number; height: number } | null> {
+    async ownFile(url: string): Promise<{ kind: 'image' | 'audio'; width: number | null; height: number | null } | 'missing' | null> {
       const parsed = files.nameIn(url);
-      const row = parsed ? await repo.findReady(parsed.id) : undefined;
-      if (!row || row.ext !== parsed?.ext || row.kind !== 'image' || !row.width || !row.height) return null;
-      return { width: row.width, height: row.height };
+      if (!parsed) return null;
+      const row = await repo.findReady(parsed.id);
+      if (!row || row.ext !== parsed.ext) return 'missing';
+      return { kind: row.kind as 'image' | 'audio', width: row.width ?? null, height: row.height ?? null };
     },
 
     /** The daily sweep: uploads never finished, their URL ended, go with any bytes stored for them. */
