@@ -73,6 +73,9 @@ export function createExportService(deps: ExportServiceDeps) {
   const links = tokenSigner<LinkPayload>(deps.signingSecret, 'export link v1');
   const limited = concurrencyLimit(MAX_RENDERS);
 
+  /** The question's text, which names every file made from it. */
+  const textOf = (row: { draft: Record<string, unknown> }): string => storedDraft(row.draft).text ?? '';
+
   async function rowOf(accountId: string, id: string) {
     const row = await questions.find(accountId, id);
     if (!row) throw notFound('No such question on this account.');
@@ -92,7 +95,7 @@ export function createExportService(deps: ExportServiceDeps) {
       const { row, entry } = await results.entry(accountId, id);
       const filter = filterOf(query, entry.ctx.type, entry.ctx.labels);
       const { rows } = applyFilter(entry.rows, filter, entry.ctx.type);
-      return { filename: exportFilename(storedDraft(row.draft).text ?? '', row.id, 'csv'), stream: answersCsv(rows, entry.ctx) };
+      return { filename: exportFilename(textOf(row), row.id, 'csv'), stream: answersCsv(rows, entry.ctx) };
     },
 
     /** GET /v2/questions/{id}/export.png */
@@ -114,7 +117,7 @@ export function createExportService(deps: ExportServiceDeps) {
         format: body.format,
         size,
         url: `${base}/v1/public/exports/${token}`,
-        filename: exportFilename(questionView(row, base).text, row.id, body.format, size ?? undefined),
+        filename: exportFilename(textOf(row), row.id, body.format, size ?? undefined),
         expiresAt: new Date(expires * 1000).toISOString(),
       };
     },
@@ -139,7 +142,7 @@ export function createExportService(deps: ExportServiceDeps) {
         format === 'svg'
           ? Buffer.from(await (QRCode.toString(url, { ...QR_OPTIONS, type: 'svg' }) as unknown as Promise<string>))
           : await (QRCode.toBuffer(url, { ...QR_OPTIONS, type: 'png', width: QR_PNG_PIXELS }) as unknown as Promise<Buffer>);
-      const filename = exportFilename(storedDraft(row.draft).text ?? '', row.id, format, 'QR code');
+      const filename = exportFilename(textOf(row), row.id, format, 'QR code');
       return { filename, contentType: format === 'svg' ? 'image/svg+xml' : 'image/png', body };
     },
   };
