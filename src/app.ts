@@ -19,6 +19,7 @@ import { connectRateLimitRedis, createWeightedStore, HALF_COST_SUFFIX } from './
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { databaseReadiness } from './db/readiness.ts';
 import { cataloguesRoutes } from './modules/catalogues/catalogues.routes.ts';
+import { audiencesRoutes } from './modules/audiences/audiences.routes.ts';
 import { estimateRoutes } from './modules/estimate/estimate.routes.ts';
 import { creditsRoutes } from './modules/credits/credits.routes.ts';
 import { draftsRoutes } from './modules/drafts/drafts.routes.ts';
@@ -121,6 +122,7 @@ export async function buildApp(container: Container, options: BuildOptions = {})
 
   await app.register(healthRoutes(() => databaseReadiness(container.db)));
   await app.register(cataloguesRoutes(container));
+  await app.register(audiencesRoutes(container));
   await app.register(estimateRoutes(container));
   await app.register(creditsRoutes(container));
   await app.register(draftsRoutes(container));

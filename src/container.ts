@@ -7,6 +7,9 @@ import { createPoolRepository } from './modules/panel/pool.repository.ts';
 import { createHeadsRepository } from './modules/panel/heads.repository.ts';
 import { createPoolService } from './modules/panel/pool.service.ts';
 import { createEstimateService } from './modules/estimate/estimate.service.ts';
+import { createAudiencesRepository } from './modules/audiences/audiences.repository.ts';
+import { createAudiencesService } from './modules/audiences/audiences.service.ts';
+import { createAudienceAdminService } from './modules/audiences/audience-admin.service.ts';
 import { createCataloguesRepository } from './modules/catalogues/catalogues.repository.ts';
 import { createCataloguesService } from './modules/catalogues/catalogues.service.ts';
 import { createCreditsRepository } from './modules/credits/credits.repository.ts';
@@ -127,7 +130,10 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const accountsRepo = createAccountsRepository(db);
   const accounts = createAccountsService({ repo: accountsRepo, clock });
   const pool = createPoolService({ repo: createPoolRepository(db), clock });
-  const estimates = createEstimateService({ pool, clock });
+  const audiencesRepo = createAudiencesRepository(db);
+  const audiences = createAudiencesService({ repo: audiencesRepo, clock });
+  const audienceAdmin = createAudienceAdminService({ db, repo: audiencesRepo, clock, accountExists: async (id) => (await accountsRepo.findAccount(id)) !== undefined });
+  const estimates = createEstimateService({ pool, audiences, clock });
   const catalogues = createCataloguesService({ repo: createCataloguesRepository(db), clock });
   const creditsRepo = createCreditsRepository(db);
   const draftsRepo = createDraftsRepository(db);
@@ -156,6 +162,7 @@ export function createContainer(config: Config, database: Database, clock: Clock
     idempotency: createIdempotencyRepository(db),
     holds,
     pool,
+    audiences,
     publicBaseUrl: config.publicBaseUrl,
     ownFile: (url) => uploads.ownFile(url),
     effects: {
@@ -267,7 +274,7 @@ export function createContainer(config: Config, database: Database, clock: Clock
     config, clock, database, db, accounts, pool, estimates, catalogues, credits, drafts, projects,
     notifier, timers, holds, lifecycle, asks, questions, addHeads, answers, results, resultAnswers, waits, links,
     moderation, sharing, heatmaps, exportFiles, mailer, support, webhooks, webhookDelivery, webhookDeliveriesRepo,
-    uploads,
+    uploads, audiences, audienceAdmin,
   };
 }
 export type Container = ReturnType<typeof createContainer>;

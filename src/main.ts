@@ -5,6 +5,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { createContainer } from './container.ts';
 import { buildApp } from './app.ts';
 import { seedSimulatedPanel } from './modules/panel/panel-seed.ts';
+import { seedSimulatedAudiences } from './modules/audiences/audience-seed.ts';
 import { createJobRunner } from './jobs/job-runner.ts';
 import { createWebhookDispatcher } from './modules/events/webhook-dispatcher.ts';
 import { jobDefinitions } from './jobs/jobs.ts';
@@ -44,6 +45,9 @@ async function main(): Promise<void> {
   if (config.simHeads > 0) {
     const seeded = await seedSimulatedPanel(database.db, { size: config.simHeads, clock: container.clock });
     if (seeded) app.log.info({ heads: seeded }, 'seeded a simulated panel (development only)');
+    // Its audiences too (docs/audiences.md), also on a panel seeded before audiences existed.
+    const audiences = await seedSimulatedAudiences(database.db, { clock: container.clock });
+    if (audiences) app.log.info({ audiences }, 'seeded simulated interest audiences (development only)');
   }
 
   await jobs.start(jobDefinitions(container), { work: config.role !== 'api', log: app.log });

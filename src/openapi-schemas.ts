@@ -16,7 +16,7 @@ import {
   TemplateSchema,
 } from './modules/catalogues/catalogues.schemas.ts';
 import { CountryEntrySchema } from './modules/draft/catalogue-entries.schemas.ts';
-import { EstimateSchema } from './modules/estimate/estimate.schemas.ts';
+import { EstimateDraftSchema, EstimateSchema } from './modules/estimate/estimate.schemas.ts';
 import { DisputeSchema } from './modules/moderation/moderation.schemas.ts';
 import { LinkAnswerSchema, LinkViewSchema } from './modules/links/links.schemas.ts';
 import { MembershipSchema, PersonSchema, SessionSchema } from './modules/people/people.schemas.ts';
@@ -26,6 +26,7 @@ import { InvitationForMeSchema, InvitationSchema, MemberSchema } from './modules
 import { BankTransferSchema, CheckoutSchema } from './modules/billing/billing.schemas.ts';
 import { SupportTicketRequestSchema } from './modules/support/support.schemas.ts';
 import { ExportSchema } from './modules/exports/exports.schemas.ts';
+import { AudienceGradeSchema, AudienceSchema } from './modules/audiences/audiences.schemas.ts';
 
 /**
  * The shared component schemas of /openapi.json, one per resource of the spec (app.ts hands the
@@ -71,12 +72,16 @@ export const SHARED_SCHEMAS: TSchema[] = [
   CheckoutSchema,
   SupportTicketRequestSchema,
   ExportSchema,
+  AudienceGradeSchema,
+  AudienceSchema,
+  EstimateDraftSchema,
 ];
 
 
 /** The sections of the API reference (OpenAPI tags), in reading order; every operation names one. */
 export const API_TAGS = [
   { name: 'Pricing and config', description: 'Public prices, configuration and catalogues; no credential needed.' },
+  { name: 'Audiences', description: 'Interest audiences: panels of heads who proved a trait, graded and paid by grade; asked through a saved draft (docs/audiences.md). No credential needed.' },
   { name: 'Questions', description: 'Asking questions and reading what came back.' },
   { name: 'Credits', description: 'Balance, ledger, and buying credit packs (checkout: portal session only).' },
   { name: 'Projects', description: 'Grouping questions.' },

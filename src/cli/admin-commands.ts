@@ -1,38 +1,10 @@
-import type { Container } from '../container.ts';
 import { validationError } from '../lib/errors.ts';
+import { integer, required, type AdminCommand } from './cli-values.ts';
+
+export type { AdminCommand } from './cli-values.ts';
+import { audienceCommands } from './audience-commands.ts';
 import { isTicketStatus } from '../modules/support/support.schemas.ts';
 import { QUEUE_LIMIT } from '../modules/support/support.service.ts';
-
-/**
- * An option as `--help` shows it: a string option takes a value (`value` names it, e.g. ID); a
- * boolean one is a flag. Whether it is required is checked by the command (so the error is ours).
- */
-type OptionSpec = { type: 'string'; value: string; description: string } | { type: 'boolean'; description: string };
-export interface AdminCommand {
-  /** The options in one line, as README.md and `--help` show them. */
-  usage: string;
-  /** One line: what the command does. */
-  summary: string;
-  options: Record<string, OptionSpec>;
-  run(container: Container, values: Record<string, string | boolean | undefined>): Promise<unknown>;
-}
-
-function required(values: Record<string, string | boolean | undefined>, name: string): string {
-  const value = values[name];
-  if (typeof value !== 'string' || value.trim() === '') {
-    throw validationError([{ field: name, code: 'required', message: `--${name} is required.` }], `--${name} is required.`);
-  }
-  return value.trim();
-}
-
-function integer(value: string | boolean | undefined, name: string): number | null {
-  if (value === undefined) return null;
-  const n = Number(value);
-  if (typeof value !== 'string' || !/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n)) {
-    throw validationError([{ field: name, code: 'invalid_format', message: `--${name} must be a whole number.` }], `--${name} must be a whole number.`);
-  }
-  return n;
-}
 
 /** Every admin command; README.md lists them for operators. */
 export const adminCommands: Record<string, AdminCommand> = {
@@ -225,4 +197,5 @@ export const adminCommands: Record<string, AdminCommand> = {
       return c.support.reply(required(v, 'id'), required(v, 'body'));
     },
   },
+  ...audienceCommands,
 };

@@ -245,6 +245,9 @@ export interface QuestionsTable {
   /** A click test's stimulus image size when it is one of our uploads (migration 0018; docs/uploads.md). */
   stimulus_width: ColumnType<number | null, number | null | undefined, number | null>;
   stimulus_height: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The interest audience asked and its lowest grade; both null for targeting (migration 0019; docs/audiences.md). */
+  audience_id: ColumnType<string | null, string | null | undefined, string | null>;
+  min_grade: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface AnswersTable {
@@ -278,6 +281,8 @@ export interface AnswersTable {
   translated_reason: ColumnType<string | null, string | null | undefined, string | null>;
   translated_to: ColumnType<string | null, string | null | undefined, string | null>;
   translation_attempts: Defaulted<number>;
+  /** The member's grade in the question's audience when answering; null outside audiences (migration 0019). */
+  grade: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface LinkStartsTable {
@@ -504,6 +509,46 @@ export interface PaymentCustomersTable {
   customer_ref: string;
 }
 
+/** One grade of an audience as stored: what it is called, what it proves, what it pays a head per answer. */
+export interface AudienceGradeRow {
+  name: string;
+  proves: string;
+  payPence: number;
+}
+
+/** Interest audiences (migration 0019; docs/audiences.md). */
+export interface AudiencesTable {
+  id: string;
+  slug: string;
+  name: string;
+  description: string;
+  category: string;
+  status: string;
+  tags: string[];
+  /** Grade 1 first (jsonb, written as a JSON string). */
+  grades: ColumnType<AudienceGradeRow[], string, string>;
+  open_to_join: boolean;
+  private: boolean;
+  countries: string[];
+  languages: string[];
+  simulated: Defaulted<boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AudienceSponsorsTable {
+  audience_id: string;
+  account_id: string;
+  created_at: Timestamp;
+}
+
+export interface AudienceMembersTable {
+  audience_id: string;
+  head_id: string;
+  grade: number;
+  graded_at: Timestamp;
+}
+
 /** Uploaded and imported files (migration 0018; docs/uploads.md). */
 export interface UploadsTable {
   id: string;
@@ -572,6 +617,9 @@ export interface DB {
   support_messages: SupportMessagesTable;
   support_dropped_posts: SupportDroppedPostsTable;
   uploads: UploadsTable;
+  audiences: AudiencesTable;
+  audience_sponsors: AudienceSponsorsTable;
+  audience_members: AudienceMembersTable;
   upload_blobs: UploadBlobsTable;
 }
 

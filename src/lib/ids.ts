@@ -27,6 +27,7 @@ export const ID_PREFIXES = {
   checkout: 'chk',
   connection: 'con',
   upload: 'upl',
+  audience: 'aud',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -62,6 +62,7 @@ try {
       idempotency: createIdempotencyRepository(database.db),
       holds,
       pool: container.pool,
+      audiences: container.audiences,
       publicBaseUrl: config.publicBaseUrl,
       effects: {
         async questionCreated(question) {

@@ -15,6 +15,7 @@ import * as m0015 from './0015-oauth.ts';
 import * as m0016 from './0016-webhooks.ts';
 import * as m0017 from './0017-form-nonces.ts';
 import * as m0018 from './0018-uploads.ts';
+import * as m0019 from './0019-audiences.ts';
 
 /** Every migration, in the order it is applied. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0016-webhooks': m0016,
   '0017-form-nonces': m0017,
   '0018-uploads': m0018,
+  '0019-audiences': m0019,
 };

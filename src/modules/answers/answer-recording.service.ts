@@ -10,7 +10,7 @@ import { readAnswer, storedAnswer, type AnswerInput } from '../draft/answer-form
 import { storedDraft } from '../draft/stored-draft.ts';
 import { answerSentiment } from '../text/sentiment.ts';
 import type { HeadsRepository } from '../panel/heads.repository.ts';
-import type { Targeting } from '../panel/targeting.ts';
+import { reachOf, type Targeting } from '../panel/targeting.ts';
 import type { AnswersRepository } from './answers.repository.ts';
 
 /**
@@ -115,11 +115,14 @@ export function createAnswerRecordingService(deps: {
         if (Array.isArray(read)) throw validationError(read);
 
         let profile = from;
+        let grade: number | null = null;
         if (from.headId) {
-          // A panel head's profile comes from the panel, not from the caller, and must match the targeting.
-          const head = await matchingHead(tx, q, draft.targeting, from.headId);
+          // A panel head's profile comes from the panel, not from the caller, and must match the
+          // targeting, or be a member of the question's audience at its grade or above.
+          const head = await matchingHead(tx, q, reachOf(draft.targeting, q), from.headId);
           if (!head || !(await eligible(tx, q, from.headId))) return { accepted: false, state: 'live', reason: 'not_eligible' };
           profile = { ...from, tier: head.tier, country: head.country, ageBand: head.age_band, gender: head.gender, tags: head.tags };
+          grade = head.grade;
         }
 
         const at = clock.now();
@@ -135,6 +138,7 @@ export function createAnswerRecordingService(deps: {
             age_band: profile.ageBand ?? null,
             gender: profile.gender ?? null,
             tags: profile.tags ?? [],
+            grade,
             answer: JSON.stringify(storedAnswer(answer, read)),
             option_label: read.optionLabel,
             text: read.text,

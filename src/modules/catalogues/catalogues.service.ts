@@ -10,6 +10,7 @@ import { TAG_GROUP_DATA } from '../draft/tags.data.ts';
 import { TEMPLATES } from '../draft/templates.data.ts';
 import type { CataloguesRepository } from './catalogues.repository.ts';
 import { addDays } from '../../lib/dates.ts';
+import { sizeBand } from '../draft/size-bands.ts';
 import { CREDIT_PACKS } from '../credits/credit-packs.ts';
 import { CURRENCIES, RATES, RATES_DATE } from '../../lib/currencies.ts';
 
@@ -18,14 +19,6 @@ export const REVERIFY_DAYS = 365;
 const ANSWERS_PER_HOUR = { quick: 40, written: 15 };
 /** Panel counts change slowly; the public catalogues are recomputed at most this often. */
 const CACHE_MS = 60_000;
-
-export function poolBand(heads: number): string {
-  if (heads < 50) return 'under_50';
-  if (heads < 200) return '50_200';
-  if (heads < 1000) return '200_1000';
-  if (heads < 5000) return '1000_5000';
-  return '5000_plus';
-}
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
 
@@ -77,9 +70,9 @@ export function createCataloguesService(deps: { repo: CataloguesRepository; cloc
         languages: c.languages,
         tier2Available: c.entry.tier2Available,
         poolBands: {
-          tier1: poolBand(atLeast(c.code, 1)),
-          tier2: c.entry.tier2Available ? poolBand(atLeast(c.code, 2)) : null,
-          tier3: c.entry.tier2Available ? poolBand(atLeast(c.code, 3)) : null,
+          tier1: sizeBand(atLeast(c.code, 1)),
+          tier2: c.entry.tier2Available ? sizeBand(atLeast(c.code, 2)) : null,
+          tier3: c.entry.tier2Available ? sizeBand(atLeast(c.code, 3)) : null,
         },
       })),
       updatedAt: clock.now().toISOString(),

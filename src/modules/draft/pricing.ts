@@ -10,6 +10,8 @@ import { TYPE_RULES, type QuestionType } from './question-types.ts';
  *   service fee  = max(MIN_FEE, ceil(head pay × FEE_RATE))
  *   targeting    = TRAIT_CREDITS × traits
  *   rush         = ceil((head pay + service fee) × RUSH_RATE) when rush
+ * An interest audience's question (AudiencePriceInput) takes its grade's pay as head pay, prices
+ * no targeting, and adds the requester's bonus per answer.
  * creditsPerAnswer is their sum and creditsTotal = creditsPerAnswer × n, so the breakdown lines
  * (each a per-answer part × n, its value written "<integer> credits") add up to the total exactly.
  */
@@ -38,6 +40,24 @@ export const REASON_EFFORT = { off: 0, optional: 0.25, required: 0.5 } as const;
 /** Each tap beyond the first of a click test. */
 export const EXTRA_TAP_EFFORT = 0.1;
 
+/**
+ * An interest audience replaces targeting and sets the head pay (docs/audiences.md "Price"): the
+ * pay of the grade asked, whatever the question's type, tier or countries; the fee is taken as on
+ * any pay, and `bonusCredits` (interestPrice) goes to the head on top, with no fee.
+ */
+export interface AudiencePriceInput {
+  name: string;
+  minGrade: number;
+  payPence: number;
+  bonusCredits: number;
+}
+
+/** The service fee on a head pay (the same rule for panel and audience questions). */
+export const serviceFee = (pay: number): number => Math.max(MIN_FEE, Math.ceil(pay * FEE_RATE));
+
+/** An audience grade's price per answer as the catalogue lists it: its pay plus the fee. */
+export const gradePrice = (payPence: number): number => payPence + serviceFee(payPence);
+
 export interface PriceInput {
   type: string;
   n: number;
@@ -50,6 +70,7 @@ export interface PriceInput {
   ageBands?: string[];
   genders?: string[];
   verifiedAge?: boolean;
+  audience?: AudiencePriceInput;
 }
 
 export interface Price {
@@ -60,7 +81,7 @@ export interface Price {
   breakdown: Array<{ label: string; value: string }>;
   breakdownLine: string;
   /** The per-answer parts, for the ledger and tests. */
-  parts: { pay: number; fee: number; targeting: number; rush: number };
+  parts: { pay: number; fee: number; targeting: number; rush: number; bonus: number };
 }
 
 /** Targeting traits beyond country: each tag, and age bands, genders and verified age when used. */
@@ -100,28 +121,33 @@ export function priceDraft(input: PriceInput): Price {
   const taps = type === 'click_test' ? Math.min(Math.max(Math.trunc(input.maxTaps ?? 1), 1), 5) : 1;
   const effort = EFFORT[type] + REASON_EFFORT[reason] + (taps - 1) * EXTRA_TAP_EFFORT;
 
-  const pay = Math.max(1, Math.round(TIER1_PAY_PENCE * effort * TIER_MULTIPLIERS[tier] * countryMultiplier(input.countries)));
-  const fee = Math.max(MIN_FEE, Math.ceil(pay * FEE_RATE));
-  const traits = countTraits(input);
+  const audience = input.audience;
+  const pay = audience ? audience.payPence : Math.max(1, Math.round(TIER1_PAY_PENCE * effort * TIER_MULTIPLIERS[tier] * countryMultiplier(input.countries)));
+  const fee = serviceFee(pay);
+  // An audience replaces targeting, so no trait is priced beside it.
+  const traits = audience ? 0 : countTraits(input);
   const targeting = traits * TRAIT_CREDITS;
+  const bonus = audience?.bonusCredits ?? 0;
   const rush = input.rush ? Math.ceil((pay + fee) * RUSH_RATE) : 0;
-  const perAnswer = pay + fee + targeting + rush;
+  const perAnswer = pay + fee + targeting + bonus + rush;
   const answers = `${n.toLocaleString('en-GB')} answer${n === 1 ? '' : 's'}`;
 
+  const payOf = audience ? `${audience.name}, grade ${audience.minGrade} and above` : `${TYPE_RULES[type].label}, tier ${tier}`;
   const breakdown = [
-    { label: `Head pay: ${credits(pay)} × ${answers} (${TYPE_RULES[type].label}, tier ${tier})`, value: `${pay * n} credits` },
+    { label: `Head pay: ${credits(pay)} × ${answers} (${payOf})`, value: `${pay * n} credits` },
     { label: `Headcount fee: ${credits(fee)} × ${answers}`, value: `${fee * n} credits` },
   ];
   if (targeting) breakdown.push({ label: `Targeting, ${traits} trait${traits === 1 ? '' : 's'}: ${credits(targeting)} × ${answers}`, value: `${targeting * n} credits` });
+  if (bonus) breakdown.push({ label: `Bonus to heads: ${credits(bonus)} × ${answers}`, value: `${bonus * n} credits` });
   if (rush) breakdown.push({ label: `Rush: ${credits(rush)} × ${answers}`, value: `${rush * n} credits` });
 
   return {
-    payPerAnswer: pay,
+    payPerAnswer: pay + bonus,
     creditsPerAnswer: perAnswer,
     creditsTotal: perAnswer * n,
     traits,
     breakdown,
     breakdownLine: `${answers} × ${credits(perAnswer)} = ${credits(perAnswer * n)}`,
-    parts: { pay, fee, targeting, rush },
+    parts: { pay, fee, targeting, rush, bonus },
   };
 }

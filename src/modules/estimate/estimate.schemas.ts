@@ -1,11 +1,25 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Closed, Nullable, RefOf, StringEnum } from '../../lib/typebox.ts';
 import { ValidationItemSchema } from '../../lib/error.schemas.ts';
-import { QuestionDraftSchema } from '../draft/draft.schemas.ts';
+import { draftFields, draftOnlyFields } from '../draft/draft.schemas.ts';
 import { shapeOnly } from '../../lib/json-schema-shape.ts';
 
+/**
+ * The estimate prices a QuestionDraft, and also the draft-only fields that ask an interest
+ * audience (docs/audiences.md), so an audience draft is priced before it is asked (an extension).
+ */
+export const EstimateDraftSchema = Closed(
+  {
+    ...draftFields,
+    interestAudienceId: draftOnlyFields.interestAudienceId,
+    minGrade: draftOnlyFields.minGrade,
+    interestPrice: draftOnlyFields.interestPrice,
+  },
+  { $id: 'EstimateDraft', description: 'A QuestionDraft, plus the draft-only fields that ask an interest audience.' },
+);
+
 export const EstimateBodySchema = Closed({
-  draft: RefOf(QuestionDraftSchema),
+  draft: RefOf(EstimateDraftSchema),
   surface: Type.Optional(StringEnum(['app', 'web'], { description: 'Where the estimate is shown; it does not change the price.' })),
 });
 export type EstimateBody = Static<typeof EstimateBodySchema>;
@@ -14,7 +28,7 @@ export type EstimateBody = Static<typeof EstimateBodySchema>;
  * What the estimate actually validates: the JSON shape only (see lib/json-schema-shape.ts). Rule
  * violations are not a 400 here; they come back in `validation[]`.
  */
-const { $id: _id, ...draftWithoutId } = QuestionDraftSchema;
+const { $id: _id, ...draftWithoutId } = EstimateDraftSchema;
 export const EstimateBodyShape = {
   type: 'object',
   additionalProperties: false,
@@ -35,7 +49,7 @@ export const EstimateSchema = Closed(
     breakdown: Type.Array(Closed({ label: Type.String(), value: Type.String({ description: '"<integer> credits"; the values add up to creditsTotal.' }) })),
     breakdownLine: Type.String(),
     validation: Type.Array(RefOf(ValidationItemSchema), { description: 'Everything that would stop the ask, one item per field; empty when the draft can be asked.' }),
-    poolSize: Nullable(Type.Integer({ minimum: 0, description: 'Heads matching the targeting; null while the targeting has errors.' })),
+    poolSize: Nullable(Type.Integer({ minimum: 0, description: 'Heads matching the targeting (for an audience: its members at minGrade or above); null while the targeting or the audience has errors.' })),
   },
   { $id: 'Estimate' },
 );

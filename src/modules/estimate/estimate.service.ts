@@ -5,7 +5,8 @@ import { normalizeDraftText } from '../draft/draft-text.ts';
 import { checkContent, contentFields } from '../draft/content-check.ts';
 import { DEFAULT_N } from '../draft/draft-defaults.ts';
 import type { PoolService } from '../panel/pool.service.ts';
-import { priceDraft, pricedAnswers, type Price } from '../draft/pricing.ts';
+import { priceDraft, pricedAnswers, type AudiencePriceInput, type Price } from '../draft/pricing.ts';
+import type { AudienceFields, AudiencesService } from '../audiences/audiences.service.ts';
 import { etaMinutes } from '../draft/eta.ts';
 
 export interface Estimate {
@@ -20,8 +21,8 @@ export interface Estimate {
   poolSize: number | null;
 }
 
-/** The price input of a draft, with the spec's defaults for what it leaves out. */
-export function priceInputOf(draft: LooseDraft) {
+/** The price input of a draft, with the spec's defaults for what it leaves out; `audience` when it asks one. */
+export function priceInputOf(draft: LooseDraft, audience?: AudiencePriceInput) {
   const targeting = draft.targeting ?? {};
   return {
     type: draft.type ?? 'single_choice',
@@ -35,31 +36,36 @@ export function priceInputOf(draft: LooseDraft) {
     ageBands: targeting.ageBands,
     genders: targeting.genders,
     verifiedAge: targeting.verifiedAge,
+    audience,
   };
 }
 
-export function createEstimateService(deps: { pool: PoolService; clock: Clock }) {
+export function createEstimateService(deps: { pool: PoolService; audiences: Pick<AudiencesService, 'choose'>; clock: Clock }) {
   return {
     /**
      * Prices and validates any draft with the right JSON types. Never spends and never throws for
-     * a broken rule: every problem is in `validation` (one item per field).
+     * a broken rule: every problem is in `validation` (one item per field). `accountId` (the
+     * caller's, when a credential was sent) lets a private audience it sponsors be priced.
      */
-    async estimate(given: LooseDraft): Promise<Estimate> {
+    async estimate(given: LooseDraft & AudienceFields, accountId: string | null = null): Promise<Estimate> {
+      const { interestAudienceId, minGrade, interestPrice, ...question } = given;
       // Normalized as the ask normalizes it, so both count lengths alike (docs/asking.md "Text").
-      const draft = normalizeDraftText(given);
+      const draft = normalizeDraftText(question);
       const validation = validateDraft(draft, { now: deps.clock.now() });
+      const { choice, problems } = await deps.audiences.choose({ interestAudienceId, minGrade, interestPrice, targeting: draft.targeting }, accountId);
+      validation.push(...problems);
       // The estimate lists everything that would stop the ask, the content check included (the
       // ask refuses it with 422 content_refused), one item per field.
       const refused = checkContent(contentFields(draft));
       if (refused && !validation.some((item) => item.field === refused.field)) {
         validation.push({ field: refused.field, code: 'not_allowed', message: `${refused.reason} An ask with it is refused (422 content_refused, category ${refused.category}).` });
       }
-      const input = priceInputOf(draft);
+      const input = priceInputOf(draft, choice?.price);
       const price = priceDraft(input);
-      const targetingBroken = validation.some((item) => item.field.startsWith('draft.targeting') || item.field === 'draft.tier');
+      const targetingBroken = problems.length > 0 || validation.some((item) => item.field.startsWith('draft.targeting') || item.field === 'draft.tier');
       const pool = targetingBroken
         ? null
-        : await deps.pool.count({ ...input, tier: input.tier });
+        : await deps.pool.count({ ...input, tier: input.tier, audience: choice?.reach });
       return {
         creditsPerAnswer: price.creditsPerAnswer,
         creditsTotal: price.creditsTotal,

@@ -3,7 +3,7 @@ import { answerRow } from '../results/answer-row.fixture.ts';
 import { answersCsv, csvRecord, neutralised, CSV_COLUMNS } from './answers-csv.ts';
 import type { QuestionContext } from '../results/result-view.ts';
 
-const choice: QuestionContext = { type: 'single_choice', labels: ['Penny', 'Pocket', 'Neither'], imageUrl: null };
+const choice: QuestionContext = { type: 'single_choice', labels: ['Penny', 'Pocket', 'Neither'], imageUrl: null, graded: false };
 
 async function text(stream: NodeJS.ReadableStream): Promise<string> {
   let out = '';
@@ -35,9 +35,9 @@ describe('answers CSV', () => {
 
   it('fills options for multi choice, ranking and pairwise', () => {
     const labels = ['A', 'B', 'C'];
-    expect(csvRecord(answerRow({ options: [0, 2] }), { type: 'multi_choice', labels, imageUrl: null }).options).toBe('A | C');
-    expect(csvRecord(answerRow({ order: [2, 0, 1], optionLabel: 'C' }), { type: 'ranking', labels, imageUrl: null }).options).toBe('C > A > B');
-    expect(csvRecord(answerRow({ pair: [1, 2], option: 2, optionLabel: 'C' }), { type: 'pairwise', labels, imageUrl: null }).options).toBe('B vs C');
+    expect(csvRecord(answerRow({ options: [0, 2] }), { type: 'multi_choice', labels, imageUrl: null, graded: false }).options).toBe('A | C');
+    expect(csvRecord(answerRow({ order: [2, 0, 1], optionLabel: 'C' }), { type: 'ranking', labels, imageUrl: null, graded: false }).options).toBe('C > A > B');
+    expect(csvRecord(answerRow({ pair: [1, 2], option: 2, optionLabel: 'C' }), { type: 'pairwise', labels, imageUrl: null, graded: false }).options).toBe('B vs C');
     expect(csvRecord(answerRow({ option: 0 }), choice).options).toBeNull();
   });
 

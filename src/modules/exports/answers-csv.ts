@@ -34,6 +34,7 @@ export const CSV_COLUMNS = [
   'seconds',
   'pinned',
   'simulated',
+  'grade',
 ] as const;
 
 type Column = (typeof CSV_COLUMNS)[number];
@@ -87,6 +88,7 @@ export function csvRecord(row: AnswerRow, ctx: QuestionContext): Record<Column, 
     seconds: row.dwellMs === null ? null : Math.round(row.dwellMs / 100) / 10,
     pinned: row.pinned,
     simulated: row.simulated,
+    grade: row.grade,
   };
 }
 

@@ -7,10 +7,13 @@ import { targetedTagGroups, type Targeting } from './targeting.ts';
 export type SeededHead = Selectable<HeadsTable>;
 
 /** A live question as the simulator reads it; `draft` is read with storedDraft (draft/stored-draft.ts). */
-export type SimulatedQuestionRow = Pick<Selectable<QuestionsTable>, 'id' | 'draft' | 'n' | 'answered' | 'tier' | 'parent_id' | 'variant_group'>;
+export type SimulatedQuestionRow = Pick<Selectable<QuestionsTable>, 'id' | 'draft' | 'n' | 'answered' | 'tier' | 'parent_id' | 'variant_group' | 'audience_id' | 'min_grade'>;
 
 /** What a head brings to an answer: its profile (answers store it, results filter and break down by it). */
-export type HeadProfile = Pick<Selectable<HeadsTable>, 'tier' | 'country' | 'age_band' | 'gender' | 'tags'>;
+export type HeadProfile = Pick<Selectable<HeadsTable>, 'tier' | 'country' | 'age_band' | 'gender' | 'tags'> & {
+  /** The head's grade in the question's audience; null when the question asks none. */
+  grade: number | null;
+};
 
 /**
  * Which heads a question reaches (targeting.ts), as one WHERE clause on `heads as h`: shared by the
@@ -25,7 +28,26 @@ export function applyTargeting<O>(query: SelectQueryBuilder<DB & { h: DB['heads'
   if (targeting.genders?.length) q = q.where('h.gender', 'in', targeting.genders);
   if (targeting.verifiedAge) q = q.where('h.verified_age', '=', true);
   for (const tags of targetedTagGroups(targeting)) q = q.where(sql<boolean>`h.tags && ${sql.val(tags)}::text[]`);
+  const audience = targeting.audience;
+  if (audience) {
+    q = q.where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('audience_members as m')
+          .select(sql`1`.as('one'))
+          .whereRef('m.head_id', '=', 'h.id')
+          .where('m.audience_id', '=', audience.id)
+          .where('m.grade', '>=', audience.minGrade),
+      ),
+    );
+  }
   return q;
+}
+
+/** A head's grade in the audience a question asks (null without one): answers keep it, results break down by it. */
+function gradeIn(audience: Targeting['audience']) {
+  return audience
+    ? sql<number | null>`(SELECT m.grade FROM audience_members m WHERE m.head_id = h.id AND m.audience_id = ${audience.id})`
+    : sql<number | null>`NULL::smallint`;
 }
 
 /** SQL of the panel's heads: the seed, the simulator's reads and writes, and the recorder's targeting check. */
@@ -55,7 +77,7 @@ export function createHeadsRepository(db: Db) {
      */
     async findTargeted(headId: string, targeting: Targeting, tier: number | null, tx: Db = db): Promise<HeadProfile | undefined> {
       return applyTargeting(
-        tx.selectFrom('heads as h').select(['h.tier', 'h.country', 'h.age_band', 'h.gender', 'h.tags']).where('h.id', '=', headId),
+        tx.selectFrom('heads as h').select(['h.tier', 'h.country', 'h.age_band', 'h.gender', 'h.tags', gradeIn(targeting.audience).as('grade')]).where('h.id', '=', headId),
         targeting,
         tier,
       ).executeTakeFirst();
@@ -65,7 +87,7 @@ export function createHeadsRepository(db: Db) {
     async liveQuestionsToSimulate(now: Date, tx: Db = db): Promise<SimulatedQuestionRow[]> {
       return tx
         .selectFrom('questions')
-        .select(['id', 'draft', 'n', 'answered', 'tier', 'parent_id', 'variant_group'])
+        .select(['id', 'draft', 'n', 'answered', 'tier', 'parent_id', 'variant_group', 'audience_id', 'min_grade'])
         .where('status', '=', 'live')
         // Private questions are answered through their link only.
         .where('private', '=', false)
@@ -87,7 +109,7 @@ export function createHeadsRepository(db: Db) {
       tx: Db = db,
     ): Promise<Array<HeadProfile & { id: string }>> {
       let query = applyTargeting(
-        tx.selectFrom('heads as h').select(['h.id', 'h.tier', 'h.country', 'h.age_band', 'h.gender', 'h.tags']).where('h.simulated', '=', true),
+        tx.selectFrom('heads as h').select(['h.id', 'h.tier', 'h.country', 'h.age_band', 'h.gender', 'h.tags', gradeIn(c.targeting.audience).as('grade')]).where('h.simulated', '=', true),
         c.targeting,
         c.tier,
       );

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { applyTargeting } from './heads.repository.ts';
 import { addDays } from '../../lib/dates.ts';
+import type { AudienceReach } from './targeting.ts';
 
 export interface PoolQuery {
   countries: string[];
@@ -9,6 +10,8 @@ export interface PoolQuery {
   ageBands?: string[];
   genders?: string[];
   verifiedAge?: boolean;
+  /** An interest audience replaces the targeting above (docs/audiences.md). */
+  audience?: AudienceReach;
   tier: number;
 }
 

@@ -19,6 +19,7 @@ export function createPoolService(deps: { repo: PoolRepository; clock: Clock }) 
         [...(query.ageBands ?? [])].sort(),
         [...(query.genders ?? [])].sort(),
         query.verifiedAge === true,
+        query.audience ? [query.audience.id, query.audience.minGrade] : null,
       ]);
       const now = deps.clock.now();
       const hit = cache.get(key);

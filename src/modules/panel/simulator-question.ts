@@ -2,6 +2,7 @@ import { seededRng, type Rng } from '../../lib/random.ts';
 import type { AnswerInput } from '../draft/answer-format.ts';
 import { storedDraft, type StoredDraft } from '../draft/stored-draft.ts';
 import type { HeadsRepository, SimulatedQuestionRow } from './heads.repository.ts';
+import { reachOf } from './targeting.ts';
 import { deriveSeed, dwellMs, generateAnswer, poisson, questionProfile, type QuestionProfile } from './simulated-answers.ts';
 
 export interface SimulatorLog {
@@ -63,7 +64,7 @@ export function createQuestionAnswerer(deps: QuestionAnswererDeps) {
       // Variants of one question go to disjoint heads; a question without variants is its own group.
       group: q.variant_group ?? q.id,
       // A follow-up goes to the heads who answered its parent, whatever their profile.
-      targeting: q.parent_id ? {} : q.draft.targeting,
+      targeting: q.parent_id ? {} : reachOf(q.draft.targeting, q),
       tier: q.parent_id ? null : q.tier,
       salt,
       limit,

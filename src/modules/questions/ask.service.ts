@@ -7,6 +7,7 @@ import type { Actor } from '../../lib/actor.ts';
 import type { CreditHolds } from '../credits/credits.holds.ts';
 import { emitEvent } from '../events/outbox.ts';
 import type { PoolService } from '../panel/pool.service.ts';
+import type { AudiencesService } from '../audiences/audiences.service.ts';
 import type { ProjectsRepository } from '../projects/projects.repository.ts';
 import type { DraftsRepository } from '../drafts/drafts.repository.ts';
 import type { AskBody } from './ask.schemas.ts';
@@ -82,6 +83,7 @@ interface Deps {
   idempotency: Pick<IdempotencyRepository, 'deleteExpired' | 'findUnexpired'>;
   holds: CreditHolds;
   pool: PoolService;
+  audiences: Pick<AudiencesService, 'choose'>;
   effects: AskSideEffects;
   publicBaseUrl: string;
   /**
@@ -131,7 +133,16 @@ export function createAskService(deps: Deps) {
         const closesAt = addDays(opensAt, plan.openForDays);
         const status = scheduledFor ? 'scheduled' : 'live';
         const rows = askRows({ actor, body, source, plan, now }, { id, status, creditsPerAnswer: perAnswer, creditsReserved: mainTotal, scheduledFor, closesAt });
-        const row = await questions.insertReturning({ ...rows.question, stimulus_width: stimulus?.width ?? null, stimulus_height: stimulus?.height ?? null }, tx);
+        const row = await questions.insertReturning(
+          {
+            ...rows.question,
+            stimulus_width: stimulus?.width ?? null,
+            stimulus_height: stimulus?.height ?? null,
+            audience_id: plan.audience?.id ?? null,
+            min_grade: plan.audience?.minGrade ?? null,
+          },
+          tx,
+        );
         created.push({ id, status, scheduledFor, closesAt });
         for (const followUp of rows.followUps) await questions.insert(followUp, tx);
 

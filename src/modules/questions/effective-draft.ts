@@ -6,10 +6,10 @@ import { normalizeDraftText } from '../draft/draft-text.ts';
 import type { QuestionDraft } from '../draft/draft.schemas.ts';
 import type { AskBody, FollowUp } from './ask.schemas.ts';
 import type { QuestionsRepository } from './questions.repository.ts';
+import type { AudienceFields } from '../audiences/audiences.service.ts';
 
-/** How long an asked question stays open unless its saved draft or original says otherwise. */
-/** Fields a saved draft may hold that an ask does not take (docs/drafts.md, the draft-only fields). */
-const NOT_ASKED = ['minGrade', 'interestPrice', 'answeredBy'];
+/** Fields a saved draft may hold that an ask does not take as question fields (docs/drafts.md, the draft-only fields). */
+const NOT_ASKED = ['interestAudienceId', 'minGrade', 'interestPrice', 'answeredBy'];
 
 /** A copy of the record without these keys, in the same order. */
 function without(record: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
@@ -24,7 +24,12 @@ export interface EffectiveDraft {
   openForDays: number;
   variantGroup: string | null;
   shownAs: string | null;
-  /** What is wrong with the base itself (an unknown template, an audience draft). */
+  /**
+   * The interest audience asked (docs/audiences.md): from the saved draft's draft-only fields, or a
+   * variant's original; checked and priced by the plan (audiences.service.ts `choose`).
+   */
+  audience: Pick<AudienceFields, 'interestAudienceId' | 'minGrade' | 'interestPrice'>;
+  /** What is wrong with the base itself (an unknown template). */
   problems: ValidationItem[];
 }
 
@@ -40,6 +45,7 @@ export async function effectiveDraft(deps: EffectiveDraftDeps, actor: Actor, bod
   let openForDays = DEFAULT_OPEN_DAYS;
   let variantGroup: string | null = null;
   let shownAs: string | null = null;
+  let audience: EffectiveDraft['audience'] = {};
   const problems: ValidationItem[] = [];
   if (body.templateId !== undefined) {
     const template = TEMPLATES.find((t) => t.id === body.templateId);
@@ -49,11 +55,11 @@ export async function effectiveDraft(deps: EffectiveDraftDeps, actor: Actor, bod
   if (body.fromDraftId !== undefined) {
     const saved = await drafts.find(actor.accountId, body.fromDraftId);
     if (!saved) throw notFound('No such draft on this account (fromDraftId).');
-    const { interestAudienceId, openForDays: days, shownAs: savedShownAs, ...fields } = without(saved.draft, NOT_ASKED);
+    const { openForDays: days, shownAs: savedShownAs, ...fields } = without(saved.draft, NOT_ASKED);
     if (typeof savedShownAs === 'string') shownAs = savedShownAs;
-    if (interestAudienceId !== undefined) {
-      problems.push({ field: 'fromDraftId', code: 'not_allowed', message: 'This draft asks an interest audience; audiences cannot be asked through the API yet.' });
-    }
+    // The saved draft's schema (SavedDraftSchema) checked these fields' types when it was saved.
+    const { interestAudienceId, minGrade, interestPrice } = saved.draft as Pick<AudienceFields, 'interestAudienceId' | 'minGrade' | 'interestPrice'>;
+    audience = { interestAudienceId, minGrade, interestPrice };
     if (days === 1) openForDays = 1;
     base = { ...base, ...fields };
   }
@@ -65,10 +71,12 @@ export async function effectiveDraft(deps: EffectiveDraftDeps, actor: Actor, bod
     base = { ...base, ...fields, n: original.n };
     variantGroup = original.variant_group ?? original.id;
     openForDays = original.open_for_days;
+    // A variant asks the original's audience at its grade, at today's price (docs/audiences.md).
+    if (original.audience_id) audience = { interestAudienceId: original.audience_id, minGrade: original.min_grade ?? 1 };
   }
   // NFC before anything checks, prices or stores it (docs/asking.md "Text").
   const draft = normalizeDraftText({ ...base, ...body.draft }) as QuestionDraft;
-  return { draft, openForDays, variantGroup, shownAs, problems };
+  return { draft, openForDays, variantGroup, shownAs, audience, problems };
 }
 
 /** A follow-up (`then[i]`) as a draft of its own: free text, 20 answers, tier 2 unless it says. */

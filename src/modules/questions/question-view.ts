@@ -74,5 +74,6 @@ export function questionView(row: QuestionRow, baseUrl: string): Question {
     externalRef: row.external_ref,
     linkCode: row.link_code,
     linkUrl: answerLinkUrl(baseUrl, row.link_code),
+    ...(row.audience_id ? { interestAudienceId: row.audience_id, minGrade: row.min_grade ?? 1 } : {}),
   };
 }

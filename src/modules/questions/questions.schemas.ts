@@ -40,6 +40,8 @@ export const QuestionSchema = Closed(
     externalRef: Type.Optional(Nullable(Type.String())),
     linkCode: Type.Optional(Type.String({ description: 'Extension: the code of the answer link.' })),
     linkUrl: Type.Optional(Type.String({ format: 'uri', description: 'Extension: the answer link to share; the QR codes encode it.' })),
+    interestAudienceId: Type.Optional(Type.String({ description: 'Extension: the interest audience the question asks instead of targeting (docs/audiences.md); absent for targeting.' })),
+    minGrade: Type.Optional(Type.Integer({ minimum: 1, description: 'Extension: the lowest grade of that audience that answers.' })),
   },
   { $id: 'Question' },
 );

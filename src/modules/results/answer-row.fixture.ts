@@ -11,6 +11,7 @@ export function answerRow(fields: Partial<AnswerRow> = {}): AnswerRow {
     profiled: true,
     simulated: false,
     tier: 1,
+    grade: null,
     country: null,
     ageBand: null,
     gender: null,

@@ -4,10 +4,12 @@ import { findTag } from '../draft/tags.data.ts';
 import { distributionOf, type DistributionItem } from './distribution.ts';
 import { MIN_CELL } from './filters.ts';
 import type { AnswerRow } from './results.repository.ts';
+import { BREAKDOWN_DIMENSIONS } from './results.schemas.ts';
 
 /**
  * Breakdowns and facets (docs/results.md "Breakdowns"). A breakdown splits the answers by one
- * profile dimension (country, tier, age band, gender, tag) and gives each segment its own
+ * profile dimension (country, tier, age band, gender, tag; and grade for a question asked of an
+ * interest audience, docs/audiences.md) and gives each segment its own
  * distribution. Only panel answers have a profile: link answers (no head) appear in no segment
  * of any dimension, tier included (their tier 1 is a price convention, not a verified profile).
  * An answer with several tags is in several tag segments.
@@ -18,8 +20,10 @@ import type { AnswerRow } from './results.repository.ts';
  * Facets count every answer by the values a filter can take (what `?tier=1` would match: link
  * answers are in tier 1 there), so a client can offer the filters with their sizes.
  */
-export const DIMENSIONS = ['country', 'tier', 'age_band', 'gender', 'tag'] as const;
+export const DIMENSIONS = BREAKDOWN_DIMENSIONS;
 export type Dimension = (typeof DIMENSIONS)[number];
+/** Dimensions of every result; `grade` is added only for an audience's question. */
+const PROFILE_DIMENSIONS = DIMENSIONS.filter((d) => d !== 'grade');
 
 export interface Segment {
   label: string;
@@ -57,6 +61,8 @@ function keysOf(row: AnswerRow, dimension: Dimension): readonly string[] {
       return row.gender ? [row.gender] : [];
     case 'tag':
       return row.tags;
+    case 'grade':
+      return row.grade !== null ? [String(row.grade)] : [];
   }
 }
 
@@ -66,6 +72,8 @@ function labelOf(dimension: Dimension, key: string): string {
       return countryName(key);
     case 'tier':
       return `Tier ${key}`;
+    case 'grade':
+      return `Grade ${key}`;
     case 'gender':
       return GENDER_LABELS[key] ?? key;
     case 'tag':
@@ -80,7 +88,7 @@ const placeIn = (values: readonly string[], value: string): number => values.ind
 
 /** Fixed orders where the dimension has one; otherwise largest first, then by label. */
 function order(dimension: Dimension): ((a: string, b: string) => number) | null {
-  if (dimension === 'tier') return (a, b) => Number(a) - Number(b);
+  if (dimension === 'tier' || dimension === 'grade') return (a, b) => Number(a) - Number(b);
   if (dimension === 'age_band') return (a, b) => placeIn(AGE_BANDS, a) - placeIn(AGE_BANDS, b);
   if (dimension === 'gender') return (a, b) => placeIn(GENDERS, a) - placeIn(GENDERS, b);
   return null;
@@ -105,11 +113,11 @@ function sortedKeys(groups: Map<string, AnswerRow[]>, dimension: Dimension): str
   );
 }
 
-export function breakdownsOf(type: QuestionType, labels: readonly string[], rows: readonly AnswerRow[]): Breakdowns {
+export function breakdownsOf(type: QuestionType, labels: readonly string[], rows: readonly AnswerRow[], graded = false): Breakdowns {
   const profiled = rows.filter((row) => row.profiled);
   let suppressed = false;
   const result: Breakdowns = { breakdowns: [], breakdown: [], suppressed: false };
-  for (const dimension of DIMENSIONS) {
+  for (const dimension of graded ? DIMENSIONS : PROFILE_DIMENSIONS) {
     const groups = group(profiled, dimension);
     const segments: Segment[] = [];
     for (const key of sortedKeys(groups, dimension)) {

@@ -53,7 +53,7 @@ function contextOf(row: Row): QuestionContext {
   const draft = storedDraft(row.draft);
   const type = row.type as QuestionType;
   const labels = type === 'free_text' || type === 'click_test' ? [] : answerLabels(draft);
-  return { type, labels, imageUrl: draft.stimulus?.imageUrl ?? null };
+  return { type, labels, imageUrl: draft.stimulus?.imageUrl ?? null, graded: row.audience_id !== null };
 }
 
 export function makeEntry(row: Row, version: string, loaded: LoadedEntryRows): ResultEntry {

@@ -18,6 +18,8 @@ export interface QuestionContext {
   type: QuestionType;
   labels: string[];
   imageUrl: string | null;
+  /** The question asks an interest audience: its answers break down by grade too. */
+  graded: boolean;
 }
 
 export interface View {
@@ -94,7 +96,7 @@ export function viewOf(ctx: QuestionContext, rows: readonly AnswerRow[]): View {
     mean,
     medianSeconds: medianSeconds(rows),
     answers: shownAnswers(rows),
-    breakdowns: breakdownsOf(ctx.type, ctx.labels, rows),
+    breakdowns: breakdownsOf(ctx.type, ctx.labels, rows, ctx.graded),
     ...(ctx.type === 'click_test' ? { clicks: clickSummary(rows.map((r) => r.taps ?? []), ctx.imageUrl) } : {}),
     sentiment: sentimentOf(rows),
   };

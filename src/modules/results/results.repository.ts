@@ -16,6 +16,8 @@ export interface AnswerRow {
   /** From a simulated head or the simulator (verificationLine says so). */
   simulated: boolean;
   tier: number;
+  /** The member's grade when the question asks an interest audience; null otherwise. */
+  grade: number | null;
   country: string | null;
   ageBand: string | null;
   gender: string | null;
@@ -79,7 +81,7 @@ export function createResultsRepository(db: Db) {
         .selectFrom('answers as a')
         .leftJoin('heads as h', 'h.id', 'a.head_id')
         .select([
-          'a.seq', 'a.head_id', 'a.source', 'a.tier', 'a.country', 'a.age_band', 'a.gender', 'a.tags', 'a.answer',
+          'a.seq', 'a.head_id', 'a.source', 'a.tier', 'a.grade', 'a.country', 'a.age_band', 'a.gender', 'a.tags', 'a.answer',
           'a.option_label', 'a.text', 'a.reason', 'a.dwell_ms', 'a.pinned', 'a.attestation_ref', 'a.answered_at', 'a.removed', 'a.sentiment', 'a.translated_text', 'a.translated_reason', 'a.translated_to', 'h.simulated',
         ])
         .where('a.question_id', '=', questionId)
@@ -96,6 +98,7 @@ export function createResultsRepository(db: Db) {
           profiled: r.head_id !== null,
           simulated: r.source === 'simulator' || r.simulated === true,
           tier: r.tier,
+          grade: r.grade,
           country: r.country,
           ageBand: r.age_band,
           gender: r.gender,

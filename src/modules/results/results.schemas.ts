@@ -3,6 +3,9 @@ import { Closed, DateTime, Nullable, StringEnum, RefOf } from '../../lib/typebox
 import { GENDERS } from '../draft/question-types.ts';
 import { InsightsSchema } from '../insights/insights.schemas.ts';
 
+/** The profile dimensions a result breaks down by (breakdowns.ts); `grade` only for an interest audience's question. */
+export const BREAKDOWN_DIMENSIONS = ['country', 'tier', 'age_band', 'gender', 'tag', 'grade'] as const;
+
 export const FLAG_REASONS = ['off_topic', 'low_effort', 'abusive', 'automated'] as const;
 export const FLAG_STATUSES = ['open', 'upheld', 'dismissed'] as const;
 
@@ -100,7 +103,7 @@ export const ResultSchema = Closed(
     answers: Type.Array(RefOf(AnswerSchema)),
     breakdown: Type.Optional(Type.Array(Closed({ tagId: Type.String(), label: Type.String(), n: Type.Integer({ minimum: 0 }), distribution: Type.Array(DistributionItemSchema) }))),
     refundCredits: Type.Integer({ minimum: 0 }),
-    breakdowns: Type.Optional(Type.Array(Closed({ dimension: StringEnum(['country', 'tier', 'age_band', 'gender', 'tag']), segments: Type.Array(SegmentSchema) }))),
+    breakdowns: Type.Optional(Type.Array(Closed({ dimension: StringEnum(BREAKDOWN_DIMENSIONS, { description: '`grade` (an extension) only for a question asked of an interest audience (docs/audiences.md).' }), segments: Type.Array(SegmentSchema) }))),
     clicks: Type.Optional(ClicksSchema),
     sentiment: Type.Optional(Closed({ positive: Type.Number(), neutral: Type.Number(), negative: Type.Number() })),
     translationLanguage: Type.Optional(Nullable(Type.String())),
