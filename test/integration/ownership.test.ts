@@ -73,6 +73,7 @@ const ids = {
   complete: { id: '', refs: [] as string[], linkId: '' },
   click: { id: '', refs: [] as string[] },
   followUp: '',
+  audienceQuestion: '',
   draft: '',
   project: '',
   team: '',
@@ -135,6 +136,18 @@ beforeAll(async () => {
   ids.complete.refs = (await answerAll(t, complete.id, heads.slice(10, 20))).map((o) => o.attestationRef!);
   ids.complete.linkId = (await ok({ method: 'POST', url: `/v2/questions/${complete.id}/share-links`, payload: {} }, 201)).shareLink.id;
 
+  // A private audience the owner's account and team sponsor, and a question asked of it (issue 14).
+  await t.container.audienceAdmin.create({
+    slug: 'owner-panel', name: 'Owner panel', description: "The owner's own testers.", category: 'tech', private: true,
+    grades: [{ name: 'Tester', proves: 'Signed up to test.', payPence: 20 }],
+  });
+  await t.container.audienceAdmin.setStatus('owner-panel', 'open');
+  for (const account of [owner.accountId, ids.team]) await t.container.audienceAdmin.sponsor('owner-panel', account);
+  for (const head of heads.slice(30, 40)) await t.container.audienceAdmin.grade('owner-panel', head.id, 1);
+  const audienceDraft = (await ok({ method: 'POST', url: '/v1/drafts', payload: { ...choiceDraft(), interestAudienceId: 'owner-panel' } })).id;
+  ids.audienceQuestion = (await ok({ method: 'POST', url: '/v2/questions', headers: { 'idempotency-key': randomUUID() }, payload: { fromDraftId: audienceDraft, draft: { type: 'single_choice', text: choiceDraft().text } } }, 201)).question.id;
+  await answerAll(t, ids.audienceQuestion, heads.slice(30, 32));
+
   // A click test with taps (heat grid, hotspots).
   const click = await ask(t, owner, { type: 'click_test', text: 'Where would you tap to pay?', stimulus: { imageUrl: 'https://img.example.com/pay.png' }, clickTest: { maxTaps: 2 }, n: 10 });
   ids.click.id = click.id;
@@ -185,6 +198,7 @@ function subjectsFor(op: Operation): Array<Record<string, string>> | null {
       { id: ids.complete.id, ref: ids.complete.refs[0], linkId: ids.complete.linkId },
       { id: ids.click.id, ref: ids.click.refs[0], linkId: ids.live.linkId },
       { id: ids.followUp, ref: ids.live.refs[0], linkId: ids.live.linkId },
+      { id: ids.audienceQuestion, ref: ids.live.refs[0], linkId: ids.live.linkId },
     ];
   }
   if (op.path.startsWith('/v1/drafts/{id}')) return [{ id: ids.draft }];
@@ -252,7 +266,7 @@ async function ownerView(): Promise<Json> {
     return { status: response.statusCode, body: response.json() };
   };
   const view: Json = {};
-  for (const id of [ids.live.id, ids.complete.id, ids.click.id, ids.followUp]) {
+  for (const id of [ids.live.id, ids.complete.id, ids.click.id, ids.followUp, ids.audienceQuestion]) {
     view[id] = {
       question: await get(`/v2/questions/${id}`),
       result: await get(`/v2/questions/${id}/result`),
@@ -376,3 +390,56 @@ describe("another account's ids (R5.4)", () => {
     await expectReconciled(t);
   });
 });
+
+describe('a private audience the owner sponsors (issue 14)', () => {
+  const strangers = () => [
+    { by: 'key', auth: stranger.auth },
+    { by: 'session', auth: strangerPerson.auth },
+  ];
+
+  it('the owner sees and prices it, by key and by session acting for the team', async () => {
+    for (const auth of [owner.auth, ownerPerson.as(ids.team)]) {
+      const one = await t.inject({ method: 'GET', url: '/v1/interest-audiences/owner-panel', headers: auth });
+      expect(one.statusCode, one.body).toBe(200);
+      expect(one.json().audience.sponsored).toBe(true);
+      const mine = (await t.inject({ method: 'GET', url: '/v1/interest-audiences?mine=asking', headers: auth })).json().audiences;
+      expect(mine.map((a: Json) => a.slug)).toContain('owner-panel');
+      const priced = (await t.inject({ method: 'POST', url: '/v1/billing/estimate', headers: auth, payload: { draft: { ...choiceDraft(), interestAudienceId: 'owner-panel' } } })).json();
+      expect(priced.validation).toEqual([]);
+      expect(priced.poolSize).toBe(10);
+    }
+  });
+
+  it('a stranger cannot see, list, price or ask it: the same answers as for an audience that does not exist, and nothing changes', async () => {
+    const viewBefore = await ownerView();
+    const before = await snapshot();
+    const id = (await t.inject({ method: 'GET', url: '/v1/interest-audiences/owner-panel', headers: owner.auth })).json().audience.id;
+    for (const { by, auth } of strangers()) {
+      for (const ref of ['owner-panel', id]) {
+        const seen = await t.inject({ method: 'GET', url: `/v1/interest-audiences/${ref}`, headers: auth });
+        const unknown = await t.inject({ method: 'GET', url: '/v1/interest-audiences/nobodys-panel', headers: auth });
+        expect(seen.statusCode, by).toBe(404);
+        expect(seen.json().error.message).toBe(unknown.json().error.message);
+      }
+      const listed = (await t.inject({ method: 'GET', url: '/v1/interest-audiences?mine=asking', headers: auth })).json().audiences;
+      expect(listed.map((a: Json) => a.slug), by).not.toContain('owner-panel');
+      const priced = (await t.inject({ method: 'POST', url: '/v1/billing/estimate', headers: auth, payload: { draft: { ...choiceDraft(), interestAudienceId: 'owner-panel' } } })).json();
+      expect(priced.validation, by).toEqual([expect.objectContaining({ field: 'draft.interestAudienceId', code: 'unknown_value' })]);
+      expect(priced.poolSize).toBeNull();
+    }
+    // The stranger's own saved draft naming it is refused at the ask, spending nothing.
+    const strangerBalance = (await t.inject({ method: 'GET', url: '/v1/billing/balance', headers: stranger.auth })).json();
+    const draft = (await t.inject({ method: 'POST', url: '/v1/drafts', headers: stranger.auth, payload: { ...choiceDraft(), interestAudienceId: 'owner-panel' } })).json();
+    const asked = await t.inject({ method: 'POST', url: '/v2/questions', headers: { ...stranger.auth, 'idempotency-key': randomUUID() }, payload: { fromDraftId: draft.id, draft: { type: 'single_choice', text: choiceDraft().text } } });
+    expect(asked.statusCode).toBe(400);
+    expect(asked.json().error.details.validation).toEqual([expect.objectContaining({ field: 'draft.interestAudienceId', code: 'unknown_value' })]);
+    expect((await t.inject({ method: 'GET', url: '/v1/billing/balance', headers: stranger.auth })).json()).toEqual(strangerBalance);
+    expect((await t.inject({ method: 'GET', url: '/v2/questions', headers: stranger.auth })).json().questions).toEqual([]);
+
+    const after = await snapshot();
+    for (const table of Object.keys(before)) expect(after[table], table).toEqual(before[table]);
+    expect(await ownerView()).toEqual(viewBefore);
+    await expectReconciled(t);
+  });
+});
+

@@ -96,7 +96,10 @@ beforeAll(async () => {
   const exportLink = (await t.inject({ method: 'POST', url: `/v2/questions/${question.id}/exports`, headers: key.auth, payload: { format: 'png' } })).json().export;
   const uploaded = await upload(t, key, 'image', 'image/png', await png(8, 8));
   const pending = await ticket(t, key, 'image', 'image/png', 100);
+  const audience = await t.container.audienceAdmin.create({ slug: 'path-testers', name: 'Path testers', description: 'For the path test.', category: 'tech', grades: [{ name: 'One', proves: 'Nothing.', payPence: 10 }] });
+  await t.container.audienceAdmin.setStatus(audience.slug, 'open');
   Object.assign(real, {
+    slug: audience.slug,
     file: uploaded.publicUrl.split('/').pop()!, uploadToken: pending.uploadUrl.split('/').pop()!,
     exportToken: exportLink.url.split('/').pop(),
     webhookEndpointId: endpoint.id, eventId: delivery.eventId,

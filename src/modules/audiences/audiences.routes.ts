@@ -4,6 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { Closed, RefOf } from '../../lib/typebox.ts';
 import { AppError } from '../../lib/errors.ts';
 import { clientCountry } from '../../http/client-country.ts';
+import { errorResponse } from '../../http/responses.ts';
 import { AudienceListQuerySchema, AudienceSchema, AudienceSlugParams } from './audiences.schemas.ts';
 import type { AudiencesService } from './audiences.service.ts';
 
@@ -32,7 +33,10 @@ export function audiencesRoutes(deps: { audiences: AudiencesService }): FastifyP
           '`lang` those in that language; `category` one category; `open=1` only audiences open to join from the caller\'s country. ' +
           '`mine=asking` needs a credential (401 without one) and lists the private audiences your account sponsors too.',
         querystring: AudienceListQuerySchema,
-        response: { 200: Closed({ audiences: Type.Array(RefOf(AudienceSchema)) }) },
+        response: {
+          200: Closed({ audiences: Type.Array(RefOf(AudienceSchema)) }),
+          401: errorResponse('`mine=asking` without a credential, or with a malformed, unknown or revoked one (`unauthorized`).'),
+        },
       },
     }, async (request, reply) => {
       const mine = request.query.mine === 'asking';

@@ -120,9 +120,10 @@ export function createAudiencesService(deps: { repo: AudiencesRepository; clock:
         return { choice: null, problems };
       }
       if (row.status !== 'open') problems.push({ field: `${prefix}.interestAudienceId`, code: 'not_allowed', message: `The audience "${row.slug}" is closed: it takes no new questions.` });
+      // The spec allows minGrade 1 only: an audience question reaches every member (docs/audiences.md).
       const minGrade = fields.minGrade ?? 1;
-      const grade = row.grades[minGrade - 1];
-      if (!grade) problems.push({ field: `${prefix}.minGrade`, code: 'not_allowed', message: `The audience "${row.slug}" has grades 1 to ${row.grades.length}.` });
+      const grade = minGrade === 1 ? row.grades[0] : undefined;
+      if (!grade) problems.push({ field: `${prefix}.minGrade`, code: 'out_of_range', message: 'minGrade can only be 1 for now: members of every grade answer, and the price is grade 1\'s.' });
       if (hasTargeting(fields.targeting)) {
         problems.push({ field: `${prefix}.targeting`, code: 'not_allowed', message: 'An audience replaces targeting: leave targeting out (or empty) when interestAudienceId is set.' });
       }

@@ -143,7 +143,7 @@ describe('priceDraft: hand-computed prices', () => {
     // effort 1.5: pay = round(8 × 1.5 × 3.5) = 42; fee = 21; traits = 1 tag + age bands = 2;
     // rush = ceil((42 + 21) × 0.5) = 32; per answer 42 + 21 + 2 + 32 = 97; × 1234 = 119698
     const p = price({ ...base, n: 1234, tier: 3, rush: true, reason: 'required', targeting: { countries: ['GB'], tags: ['student'], ageBands: ['18-24'] } });
-    expect(p.parts).toEqual({ pay: 42, fee: 21, targeting: 2, rush: 32 });
+    expect(p.parts).toEqual({ pay: 42, fee: 21, targeting: 2, rush: 32, bonus: 0 });
     expect(p.creditsPerAnswer).toBe(97);
     expect(p.creditsTotal).toBe(119_698);
     expect(p.breakdown.map((line) => line.value)).toEqual(['51828 credits', '25914 credits', '2468 credits', '39488 credits']);

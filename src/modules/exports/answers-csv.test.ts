@@ -27,9 +27,9 @@ describe('answers CSV', () => {
     const lines = csv.slice(1).split('\r\n');
     // rows are newest first (as the result cache keeps them): the CSV is oldest first.
     expect(lines[1]).toContain(",Pocket,1,,,'=1+1,");
-    expect(lines[1]).toMatch(/,true,false$/);
+    expect(lines[1]).toMatch(/,true,false,$/);
     expect(lines[2]).toContain(',Penny,0,,,"short, ""quoted""\nsecond line",');
-    expect(lines[2]).toMatch(/,7\.4,false,true$/);
+    expect(lines[2]).toMatch(/,7\.4,false,true,$/);
     expect(lines[3]).toBe('');
   });
 
