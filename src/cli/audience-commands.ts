@@ -18,7 +18,7 @@ const AUDIENCE = { type: 'string', value: 'SLUG', description: 'the audience, by
 /** Running interest audiences (docs/audiences.md "Running audiences"). */
 export const audienceCommands: Record<string, AdminCommand> = {
   'audience:create': {
-    usage: "--slug SLUG --name NAME --description TEXT --category CATEGORY --grades JSON [--tags a,b] [--countries GB,US] [--languages en,fr] [--open-to-join] [--private]",
+    usage: '--slug S --name N --description D --category C --grades JSON [options]',
     summary: 'Create an interest audience as a draft (nobody sees it until audience:open).',
     options: {
       slug: { type: 'string', value: 'SLUG', description: 'lowercase words joined by hyphens, 3 to 40 characters (required)' },

@@ -57,7 +57,8 @@ function jsonOf(schema: unknown, hints: Record<string, string> = {}): unknown {
 
 /** One REST schema as a tool argument: listed as that JSON Schema, checked by restCheck. */
 export function zodOf(schema: TSchema, description?: string): z.ZodType {
-  const json = jsonOf(JSON.parse(JSON.stringify(schema)), schema === QuestionDraftSchema ? DRAFT_HINTS : {}) as Record<string, unknown>;
+  // A draft (as ask takes it, or as the estimate takes it with an audience's fields) gets the hints.
+  const json = jsonOf(JSON.parse(JSON.stringify(schema)), schema.$id === 'QuestionDraft' || schema.$id === 'EstimateDraft' ? DRAFT_HINTS : {}) as Record<string, unknown>;
   return z.unknown().meta(description ? { ...json, description } : json);
 }
 

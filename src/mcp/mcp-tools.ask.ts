@@ -2,10 +2,9 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AppError, validationError } from '../lib/errors.ts';
 import { AskBodySchema } from '../modules/questions/ask.schemas.ts';
-import { EstimateBodyShape } from '../modules/estimate/estimate.schemas.ts';
+import { EstimateBodyShape, EstimateDraftSchema } from '../modules/estimate/estimate.schemas.ts';
 import { compileFor, toValidationItems } from '../lib/validation.ts';
 import type { LooseDraft } from '../modules/draft/draft-validator.ts';
-import { QuestionDraftSchema } from '../modules/draft/draft.schemas.ts';
 import type { AskQuote } from '../modules/questions/ask.service.ts';
 import type { Balance } from '../modules/credits/credits.schemas.ts';
 import type { ToolContext } from './mcp-deps.ts';
@@ -37,7 +36,9 @@ export const SpendingArgs = {
 };
 
 // Built once: the JSON of the REST schemas does not change between requests.
-const ESTIMATE_INPUT = { draft: zodOf(QuestionDraftSchema, 'The question to price, as ask takes it.') };
+const ESTIMATE_INPUT = {
+  draft: zodOf(EstimateDraftSchema, 'The question to price, as ask takes it; or with interestAudienceId (and minGrade 1, interestPrice) to price asking an interest audience, which is then asked from a saved draft (fromDraftId).'),
+};
 const ASK_INPUT = { ...zodFields(AskBodySchema), ...SpendingArgs };
 export const SpendOut = z.looseObject({
   confirmationRequired: z.boolean(),
@@ -79,10 +80,10 @@ export function registerAskTools(server: McpServer, ctx: ToolContext): void {
       return toolError(validationError(toValidationItems(checkEstimateShape.errors ?? [])), ctx, 'estimate');
     }
     // Shape-checked just above, as the REST route's body is (estimate.routes.ts casts alike).
-    const estimate = await ctx.deps.estimates.estimate(args.draft as LooseDraft);
+    const estimate = await ctx.deps.estimates.estimate(args.draft as LooseDraft, ctx.actor.accountId);
     const problems = estimate.validation.map((item) => `- ${item.field}: ${item.message}`);
     const text = [
-      `Price: ${estimate.creditsTotal} credits (${estimate.breakdownLine}). About ${estimate.etaMinutes} minutes to answer${estimate.poolSize === null ? '' : `; ${estimate.poolSize} heads match the targeting`}.`,
+      `Price: ${estimate.creditsTotal} credits (${estimate.breakdownLine}). About ${estimate.etaMinutes} minutes to answer${estimate.poolSize === null ? '' : `; ${estimate.poolSize} heads ${args.draft && typeof args.draft === 'object' && 'interestAudienceId' in args.draft ? 'of the audience can answer' : 'match the targeting'}`}.`,
       problems.length ? `This draft cannot be asked yet:\n${problems.join('\n')}` : 'The draft can be asked as it is; ask reserves exactly this price.',
       'Nothing was spent.',
     ].join('\n');

@@ -98,7 +98,7 @@ describe('the catalogue (GET /v1/interest-audiences)', () => {
     expect(slugs(audiences).sort()).toEqual(SEED_AUDIENCES.map((a) => a.slug).sort());
     expect(slugs(audiences)).not.toContain(PRIVATE);
     const names = audiences.map((a) => a.name);
-    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, 'en')));
     for (const audience of audiences) {
       const source = seed(audience.slug);
       expect(audience.id).toMatch(/^aud_/);
@@ -160,6 +160,7 @@ describe('the catalogue (GET /v1/interest-audiences)', () => {
   it('is cacheable for everyone, and a credential with mine=asking adds the private audiences the team sponsors', async () => {
     const anonymous = await get('/v1/interest-audiences');
     expect(anonymous.headers['cache-control']).toBe('public, max-age=60');
+    expect(anonymous.headers.vary).toContain('Authorization');
 
     const noCredential = await get('/v1/interest-audiences?mine=asking');
     expect(noCredential.status).toBe(401);
@@ -200,7 +201,11 @@ describe('one audience (GET /v1/interest-audiences/{slug})', () => {
   });
 
   it('a private audience is 404 without a credential and for another team, as if it did not exist', async () => {
-    expect((await get(`/v1/interest-audiences/${PRIVATE}`)).status).toBe(404);
+    const hidden = await get(`/v1/interest-audiences/${PRIVATE}`);
+    expect(hidden.status).toBe(404);
+    // Never cached: the sponsor asking the same URL must not get this 404 from a cache.
+    expect(hidden.headers['cache-control']).toBe('private, no-store');
+    expect(hidden.headers.vary).toContain('Authorization');
     expect((await get(`/v1/interest-audiences/${PRIVATE}`, teamB)).status).toBe(404);
     const sponsor = await get(`/v1/interest-audiences/${PRIVATE}`, teamA);
     expect(sponsor.status).toBe(200);
@@ -245,6 +250,8 @@ describe('estimating an audience draft', () => {
     // An empty targeting is no targeting.
     expect(await problems(question({ interestAudienceId: 'rock-climbers', targeting: { countries: [], tags: [] } }))).toEqual({});
     expect(await problems(question({ minGrade: 1, interestPrice: { creditsPerAnswer: 50, bonusCredits: 0 } }))).toEqual({ 'draft.minGrade': 'not_allowed', 'draft.interestPrice': 'not_allowed' });
+    expect(await problems(question({ interestAudienceId: 'rock-climbers', interestPrice: { creditsPerAnswer: 50, bonusCredits: -20 } }))).toEqual({ 'draft.interestPrice.bonusCredits': 'out_of_range' });
+    expect(await problems(question({ interestAudienceId: 'rock-climbers', interestPrice: { creditsPerAnswer: 10_001, bonusCredits: 0 } }))).toEqual({ 'draft.interestPrice.creditsPerAnswer': 'out_of_range' });
     const low = await estimate(question({ interestAudienceId: 'rock-climbers', interestPrice: { creditsPerAnswer: 10, bonusCredits: 0 } }));
     expect(low.validation).toEqual([expect.objectContaining({ field: 'draft.interestPrice', code: 'not_allowed', message: expect.stringContaining('above the 10 this draft accepts') })]);
     // minGrade is 1 only (the spec's rule), reported like every rule of the estimate.

@@ -288,6 +288,36 @@ describe('the admin CLI and the service as processes', () => {
       expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
     }, SLOW);
 
+    it('an operator runs a private audience with the CLI: a draft nobody sees, opened and sponsored, seen only by its team', async () => {
+      const grades = JSON.stringify([{ name: 'Tester', proves: 'Signed up to test the beta.', payPence: 20 }, { name: 'Power tester', proves: 'Filed five bug reports.', payPence: 40 }]);
+      const created = await adminOk('audience:create', '--slug', 'cli-testers', '--name', 'CLI testers', '--description', 'People testing the CLI.', '--category', 'tech', '--grades', grades, '--tags', 'tech_early_adopter', '--countries', 'gb,us', '--private');
+      expect(created.audience).toMatchObject({ slug: 'cli-testers', status: 'draft', sizeBand: 'under_50', countries: ['GB', 'US'], grades: [{ grade: 1, payPence: 20, creditsPerAnswer: 30 }, { grade: 2, payPence: 40, creditsPerAnswer: 60 }] });
+      expect((await fetch(`${service.url}/v1/interest-audiences/cli-testers`)).status).toBe(404);
+
+      const { account } = await adminOk('account:create', '--name', 'Sponsor', '--kind', 'team');
+      const { secret } = await adminOk('key:create', '--account', account.id, '--scopes', 'questions:read');
+      await adminOk('audience:open', '--audience', 'cli-testers');
+      const sponsored = await adminOk('audience:sponsor', '--audience', 'cli-testers', '--account', account.id);
+      expect(sponsored.sponsors).toEqual([account.id]);
+      const seen = await fetch(`${service.url}/v1/interest-audiences/cli-testers`, { headers: { authorization: `Bearer ${secret}` } });
+      expect(seen.status).toBe(200);
+      expect((await seen.json()).audience).toMatchObject({ status: 'open', sponsored: true });
+      expect((await fetch(`${service.url}/v1/interest-audiences/cli-testers`)).status).toBe(404);
+
+      const [badGrades, unknownHead, both] = await Promise.all([
+        adminFails(['audience:create', '--slug', 'x', '--name', 'X', '--description', 'X', '--category', 'knitting', '--grades', 'not json'], 'validation_failed'),
+        adminFails(['audience:grade', '--audience', 'cli-testers', '--head', 'hd_nobody', '--grade', '1'], 'not_found'),
+        adminFails(['audience:grade', '--audience', 'cli-testers', '--head', 'hd_nobody', '--grade', '1', '--remove'], 'validation_failed'),
+      ]);
+      expect(badGrades.json.error.message).toContain('--grades');
+      expect(unknownHead.json.error.message).toContain('hd_nobody');
+      expect(both.json.error.message).toContain('--remove');
+
+      await adminOk('audience:close', '--audience', 'cli-testers');
+      const { audiences } = await adminOk('audience:list');
+      expect(audiences.find((a: Record<string, any>) => a.slug === 'cli-testers')).toMatchObject({ status: 'closed', private: true, sponsors: [account.id] });
+    }, SLOW);
+
     it('CLI errors about data: a missing --name, an unknown account', async () => {
       const [noName, noAccount] = await Promise.all([
         adminFails(['account:create'], 'validation_failed'),

@@ -158,6 +158,27 @@ describe('pricing and asking', () => {
     expect(broken.text).toContain('draft.options');
   });
 
+  it('an agent prices an interest audience and asks it from a saved draft (issue 14)', async () => {
+    const own = await fundedKey(t, 10_000);
+    const client = await connect(own.secret);
+    await t.container.audienceAdmin.create({ slug: 'mcp-testers', name: 'MCP testers', description: 'Agents\' testers.', category: 'tech', grades: [{ name: 'Tester', proves: 'Signed up.', payPence: 20 }], private: true });
+    await t.container.audienceAdmin.setStatus('mcp-testers', 'open');
+    await t.container.audienceAdmin.sponsor('mcp-testers', own.accountId);
+    for (const head of heads.slice(0, 12)) await t.container.audienceAdmin.grade('mcp-testers', head.id, 1);
+    const draft = choiceDraft({ text: 'Which onboarding step confused you most?', interestAudienceId: 'mcp-testers', minGrade: 1 });
+    const priced = await tool(client, 'estimate', { draft });
+    expect(priced.structuredContent).toMatchObject({ creditsPerAnswer: 30, creditsTotal: 300, poolSize: 12, validation: [] });
+    expect(priced.text).toContain('12 heads of the audience can answer');
+    // Private: another credential's estimate does not know it.
+    const stranger = await tool(agent, 'estimate', { draft });
+    expect(stranger.text).toContain('draft.interestAudienceId');
+
+    const saved = (await t.inject({ method: 'POST', url: '/v1/drafts', headers: own.auth, payload: draft })).json();
+    const asked = await tool(client, 'ask', { fromDraftId: saved.id, draft: { type: 'single_choice', text: draft.text }, confirm: true });
+    expect(asked.isError, asked.text).toBeFalsy();
+    expect(asked.structuredContent!.question).toMatchObject({ source: 'mcp', creditsPerAnswer: 30, minGrade: 1, interestAudienceId: expect.stringMatching(/^aud_/) });
+  });
+
   it('ask first names the price and asks for confirm: true, then reserves it, from source mcp', async () => {
     const own = await fundedKey(t, 10_000);
     const client = await connect(own.secret);

@@ -40,6 +40,7 @@ export function audiencesRoutes(deps: { audiences: AudiencesService }): FastifyP
       },
     }, async (request, reply) => {
       const mine = request.query.mine === 'asking';
+      reply.header('vary', 'Authorization');
       if (mine && !request.actor) throw request.authError ?? new AppError('unauthorized', 'mine=asking lists the audiences your team sponsors: send your API key or session token.');
       reply.header('cache-control', mine ? PRIVATE_CACHE : PUBLIC_CACHE);
       const list = await audiences.list(request.query, { accountId: mine ? request.actor!.accountId : null, callerCountry: clientCountry(request) });
@@ -57,9 +58,11 @@ export function audiencesRoutes(deps: { audiences: AudiencesService }): FastifyP
         response: { 200: Closed({ audience: RefOf(AudienceSchema) }) },
       },
     }, async (request, reply) => {
+      // Set before the lookup so a 404 is not cached either: a cache must never serve a private
+      // audience's 404 to its sponsor (or anything a credential changed to anyone else).
+      reply.header('vary', 'Authorization').header('cache-control', PRIVATE_CACHE);
       const audience = await audiences.get(request.params.slug, request.actor?.accountId ?? null);
-      reply.header('cache-control', audience.sponsored ? PRIVATE_CACHE : PUBLIC_CACHE);
-      if (request.headers.authorization) reply.header('vary', 'Authorization');
+      if (!audience.sponsored) reply.header('cache-control', PUBLIC_CACHE);
       return { audience };
     });
   };

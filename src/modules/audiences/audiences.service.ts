@@ -30,6 +30,9 @@ export interface ListContext {
   callerCountry: string | null;
 }
 
+/** One order for every list, whether or not private audiences are merged in (not the database's collation). */
+const byName = (a: Audience, b: Audience) => a.name.localeCompare(b.name, 'en') || a.slug.localeCompare(b.slug, 'en');
+
 const fold = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 
 /** The filters of GET /v1/interest-audiences (spec "Audiences"), on audiences already visible. */
@@ -73,7 +76,7 @@ export function createAudiencesService(deps: { repo: AudiencesRepository; clock:
   function publicOpen(): Promise<Audience[]> {
     const now = clock.now().getTime();
     if (!publicCache || now - publicCache.at >= CACHE_MS) {
-      const data = repo.listOpen(null).then(views);
+      const data = repo.listOpen(null).then(views).then((list) => list.sort(byName));
       publicCache = { at: now, data };
       data.catch(() => (publicCache = null));
     }
@@ -86,7 +89,7 @@ export function createAudiencesService(deps: { repo: AudiencesRepository; clock:
       let audiences = await publicOpen();
       if (query.mine === 'asking' && context.accountId) {
         const sponsored = await views(await repo.listSponsoredOpen(context.accountId));
-        audiences = [...audiences, ...sponsored].sort((a, b) => a.name.localeCompare(b.name) || a.slug.localeCompare(b.slug));
+        audiences = [...audiences, ...sponsored].sort(byName);
       }
       return audiences.filter((a) => matches(a, query, context.callerCountry));
     },
@@ -114,6 +117,15 @@ export function createAudiencesService(deps: { repo: AudiencesRepository; clock:
         }
         return { choice: null, problems };
       }
+      // The estimate checks only JSON shapes, so the spec's ranges of interestPrice are checked here.
+      const price = fields.interestPrice;
+      if (price && !(Number.isInteger(price.creditsPerAnswer) && price.creditsPerAnswer >= 1 && price.creditsPerAnswer <= 10_000)) {
+        problems.push({ field: `${prefix}.interestPrice.creditsPerAnswer`, code: 'out_of_range', message: 'interestPrice.creditsPerAnswer: a whole number of credits from 1 to 10000.' });
+      }
+      if (price && !(Number.isInteger(price.bonusCredits) && price.bonusCredits >= 0 && price.bonusCredits <= 10_000)) {
+        problems.push({ field: `${prefix}.interestPrice.bonusCredits`, code: 'out_of_range', message: 'interestPrice.bonusCredits: a whole number of credits from 0 to 10000.' });
+      }
+      if (problems.length) return { choice: null, problems };
       const row = ref.trim() ? await repo.findVisible(ref.trim(), accountId) : undefined;
       if (!row) {
         problems.push({ field: `${prefix}.interestAudienceId`, code: 'unknown_value', message: `No audience "${ref}" that you can ask; see GET /v1/interest-audiences.` });

@@ -7,6 +7,7 @@ import type { CreditHolds } from '../credits/credits.holds.ts';
 import { emitEvent } from '../events/outbox.ts';
 import { etaMinutes } from '../draft/eta.ts';
 import type { PoolService } from '../panel/pool.service.ts';
+import { reachOf } from '../panel/targeting.ts';
 import { storedDraft } from '../draft/stored-draft.ts';
 import { requestHash } from './ask.service.ts';
 import { storedResponse, withIdempotency, type Stored } from './idempotency.ts';
@@ -25,9 +26,10 @@ export function createAddHeadsService(deps: { db: Db; clock: Clock; questions: Q
   const { db, clock, questions, holds, pool, effects } = deps;
 
   /** The pool is counted before any transaction: on the embedded database a second connection would wait for it. */
-  async function poolOf(row: { draft: unknown; tier: number }) {
+  /** The heads it can reach: its targeting's, or its audience's members (docs/audiences.md). */
+  async function poolOf(row: { draft: unknown; tier: number; audience_id: string | null; min_grade: number | null }) {
     const draft = storedDraft(row.draft);
-    return pool.count({ ...draft.targeting, tier: row.tier });
+    return pool.count({ ...draft.targeting, tier: row.tier, audience: reachOf(draft.targeting, row).audience });
   }
 
   /**
