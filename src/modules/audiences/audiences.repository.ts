@@ -23,9 +23,9 @@ export function createAudiencesRepository(db: Db) {
   }
 
   return {
-    /** Public audiences open to asking, and (with `sponsorId`) the private ones that account sponsors. */
-    async listOpen(sponsorId: string | null, tx: Db = db): Promise<AudienceRow[]> {
-      return visibleTo(sponsorId, tx).where('a.status', '=', 'open').orderBy('a.name').orderBy('a.slug').execute();
+    /** Public audiences open to asking (the service orders them by name). */
+    async listPublicOpen(tx: Db = db): Promise<AudienceRow[]> {
+      return visibleTo(null, tx).where('a.status', '=', 'open').execute();
     },
 
     /** Private open audiences that `accountId` sponsors. */
@@ -37,7 +37,6 @@ export function createAudiencesRepository(db: Db) {
         .where('s.account_id', '=', accountId)
         .where('a.private', '=', true)
         .where('a.status', '=', 'open')
-        .orderBy('a.name')
         .execute();
     },
 

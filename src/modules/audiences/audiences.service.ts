@@ -76,7 +76,7 @@ export function createAudiencesService(deps: { repo: AudiencesRepository; clock:
   function publicOpen(): Promise<Audience[]> {
     const now = clock.now().getTime();
     if (!publicCache || now - publicCache.at >= CACHE_MS) {
-      const data = repo.listOpen(null).then(views).then((list) => list.sort(byName));
+      const data = repo.listPublicOpen().then(views).then((list) => list.sort(byName));
       publicCache = { at: now, data };
       data.catch(() => (publicCache = null));
     }
