@@ -28,7 +28,7 @@ const ADMIN_CLI = 'npm run --silent admin -- help';
 async function main(): Promise<void> {
   const started = Date.now();
   const config = loadConfig();
-  const database = await openDatabase(config);
+  const database = await openDatabase(config, { fromTemplate: true });
   const applied = await migrateToLatest(database.db);
   const notifier = database.kind === 'server' ? createPostgresNotifier(database.connection, database.pool, console) : createLocalNotifier();
   await notifier.start();
@@ -41,6 +41,7 @@ async function main(): Promise<void> {
   const { stream, ...options } = loggerOptions({ level: config.logLevel, pretty: prettyLogs });
   const container = createContainer(config, database, undefined, { notifier, queue: jobs, log: stream ? pino(options, stream) : pino(options) });
   const app = await buildApp(container, { prettyLogs });
+  if (database.fromTemplate) app.log.info({ dataDir: config.dataDir }, 'new embedded database, copied from the migrated template made at install');
   if (applied.length) app.log.info({ migrations: applied }, 'migrations applied');
   if (config.simHeads > 0) {
     const seeded = await seedSimulatedPanel(database.db, { size: config.simHeads, clock: container.clock });

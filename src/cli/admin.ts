@@ -31,7 +31,7 @@ async function run(argv: string[]): Promise<number> {
     import('pino'),
   ]);
   const config = loadConfig({ ...process.env, SIM_HEADS: '0' });
-  const database = await openDatabase(config, { joinRunningInstance: true, poolSize: 2 });
+  const database = await openDatabase(config, { joinRunningInstance: true, poolSize: 2, fromTemplate: true });
   let container: Container | undefined;
   try {
     await migrateToLatest(database.db);

@@ -33,6 +33,8 @@ export interface Database {
   kind: 'server' | 'embedded' | 'embedded-client';
   /** How to open more connections to the same database (the job queue keeps its own pool). */
   connection: pg.PoolConfig;
+  /** This start made the embedded database from the install's template (embedded-template.ts). */
+  fromTemplate: boolean;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,8 @@ export interface OpenOptions {
   /** The admin CLI joins a running instance's embedded database instead of failing on the lock. */
   joinRunningInstance?: boolean;
   poolSize?: number;
+  /** A fresh DATA_DIR starts as a copy of the install's migrated template (main and the admin CLI; tests and the template itself start empty). */
+  fromTemplate?: boolean;
 }
 
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databasePoolSize'>, options: OpenOptions = {}): Promise<Database> {
@@ -56,7 +60,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       poolConfig = { ...running, max };
       kind = 'embedded-client';
     } else {
-      embedded = await startEmbedded(config.dataDir);
+      embedded = await startEmbedded(config.dataDir, { fromTemplate: options.fromTemplate ?? false });
       poolConfig = { ...embedded.connection, max };
       kind = 'embedded';
     }
@@ -74,6 +78,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     pool,
     kind,
     connection: poolConfig,
+    fromTemplate: embedded?.fromTemplate ?? false,
     async close() {
       if (closed) return;
       closed = true;

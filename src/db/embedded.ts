@@ -3,6 +3,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { keepExtendedQueriesTogether } from './pglite-socket-fix.ts';
+import { startFromTemplate } from './embedded-template.ts';
 
 /**
  * The embedded default (ARCHITECTURE §1): PGlite keeps its files under DATA_DIR and is served
@@ -109,16 +110,26 @@ function acquireLock(dataDir: string): () => void {
 export interface EmbeddedDatabase {
   /** Connection settings for `pg` (host is the socket directory). */
   connection: { host: string; port: number; user: string; database: string };
+  /** True when this start made the database as a copy of the install's template. */
+  fromTemplate: boolean;
   stop(): Promise<void>;
 }
 
-export async function startEmbedded(dataDir: string, maxConnections = 100): Promise<EmbeddedDatabase> {
+export interface StartOptions {
+  maxConnections?: number;
+  /** Copy the install's migrated template when DATA_DIR has no database yet (embedded-template.ts). */
+  fromTemplate?: boolean;
+}
+
+export async function startEmbedded(dataDir: string, options: StartOptions = {}): Promise<EmbeddedDatabase> {
+  const { maxConnections = 100, fromTemplate = false } = options;
   fs.mkdirSync(dataDir, { recursive: true });
   const paths = embeddedPaths(dataDir);
   const release = acquireLock(dataDir);
   try {
     // We hold the lock, so any socket file left behind belongs to a dead process.
     fs.rmSync(paths.socketFile, { force: true });
+    const copied = fromTemplate && startFromTemplate(paths.pgdata);
     const db = await PGlite.create(paths.pgdata);
     const server = new PGLiteSocketServer({ db, path: paths.socketFile, maxConnections });
     keepExtendedQueriesTogether(server);
@@ -126,6 +137,7 @@ export async function startEmbedded(dataDir: string, maxConnections = 100): Prom
     let stopped = false;
     return {
       connection: { host: paths.socketDir, port: SOCKET_PORT, user: 'postgres', database: 'postgres' },
+      fromTemplate: copied,
       async stop() {
         if (stopped) return;
         stopped = true;

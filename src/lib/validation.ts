@@ -35,8 +35,20 @@ export function registerSharedSchema(schema: TSchema): void {
 
 export type HttpPart = 'body' | 'querystring' | 'params' | 'headers';
 
+/**
+ * A route's validator, compiled on the route's first request rather than when the server starts
+ * (issue 15: start-up compiled every schema of every route). Fastify reads `errors` off the
+ * function it was given after a failed call, so the wrapper passes them on.
+ */
 export function compileFor(part: string | undefined, schema: object): ValidateFunction {
-  return (part === 'body' ? bodyAjv : textAjv).compile(schema);
+  let validate: ValidateFunction | undefined;
+  const lazy = ((data: unknown) => {
+    validate ??= (part === 'body' ? bodyAjv : textAjv).compile(schema);
+    const valid = validate(data);
+    lazy.errors = validate.errors;
+    return valid;
+  }) as ValidateFunction;
+  return lazy;
 }
 
 /** `/draft/options/2/label` → `draft.options[2].label` */

@@ -7,6 +7,7 @@ import { openDatabase, type Database, type Db } from '../../src/db/database.ts';
 import { DataDirInUseError, embeddedPaths } from '../../src/db/embedded.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { migrations } from '../../src/db/migrations/index.ts';
+import { startFromTemplate, writeTemplateManifest } from '../../src/db/embedded-template.ts';
 import { createEmptyDatabase, createTestDatabase, isServerRun, type TestDatabase } from '../helpers/test-database.ts';
 
 const ALL_MIGRATIONS = Object.keys(migrations);
@@ -110,6 +111,39 @@ describe.skipIf(isServerRun())('the embedded database', () => {
   it('without a running instance, joinRunningInstance opens the directory itself', async () => {
     const database = await open(target.settings, { joinRunningInstance: true });
     expect(database.kind).toBe('embedded');
+  });
+
+  // Issue 15: `npm ci` makes a migrated template (scripts/build.mjs); a fresh DATA_DIR is a copy.
+  it('starts a fresh DATA_DIR as a copy of a template made by this PGlite, never over an existing one', async () => {
+    const runDir = fs.mkdtempSync(path.join(path.dirname(target.settings.dataDir), 'template-'));
+    try {
+      const templateDir = path.join(runDir, 'template');
+      fs.mkdirSync(templateDir);
+      fs.cpSync(embeddedPaths(target.settings.dataDir).pgdata, path.join(templateDir, 'pgdata'), { recursive: true });
+      writeTemplateManifest(templateDir, ALL_MIGRATIONS);
+
+      const fresh = path.join(runDir, 'fresh');
+      fs.mkdirSync(fresh);
+      expect(startFromTemplate(embeddedPaths(fresh).pgdata, templateDir)).toBe(true);
+      expect(fs.existsSync(`${embeddedPaths(fresh).pgdata}.partial`)).toBe(false);
+      const database = await open({ ...target.settings, dataDir: fresh });
+      expect(await appliedMigrations(database.db)).toEqual(ALL_MIGRATIONS);
+      expect(await migrateToLatest(database.db)).toEqual([]);
+      await mark(database.db, 'own-data');
+      await database.close();
+      // The copy is the DATA_DIR's own: a second start keeps it.
+      expect(startFromTemplate(embeddedPaths(fresh).pgdata, templateDir)).toBe(false);
+      expect(await markers((await open({ ...target.settings, dataDir: fresh })).db)).toContain('own-data');
+
+      // A template another PGlite made is not used (the on-disk format follows its version).
+      const manifest = path.join(templateDir, 'template.json');
+      fs.writeFileSync(manifest, JSON.stringify({ ...JSON.parse(fs.readFileSync(manifest, 'utf8')), pglite: '0.0.1' }));
+      expect(startFromTemplate(path.join(runDir, 'other', 'pgdata'), templateDir)).toBe(false);
+      expect(fs.existsSync(path.join(runDir, 'other', 'pgdata'))).toBe(false);
+    } finally {
+      while (opened.length) await opened.pop()!.close();
+      fs.rmSync(runDir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -4,8 +4,9 @@
  *
  *   node --import tsx test/smoke/ask-and-wait.ts
  *
- * With the Node running this script: starts the service (src/main.ts) on the embedded database in
- * a fresh DATA_DIR on a free port, in development with a small, fast simulated panel; waits for
+ * With the Node running this script: starts the service as `npm start` does (scripts/start.mjs:
+ * the JavaScript built at install, rebuilt first if src/ changed) on the embedded database in a
+ * fresh DATA_DIR (made from the install's migrated template) on a free port, in development with a small, fast simulated panel; waits for
  * /readyz; makes an account, key and credits with the admin CLI (through the running instance's
  * socket); estimates and asks over HTTP; calls `wait` until done; checks the result and the
  * balance; stops it with SIGTERM (exit 0, no lock or socket left). Prints one line per step and
@@ -44,11 +45,11 @@ async function freePort(): Promise<number> {
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hc-smoke-'));
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
-const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SIM_HEADS: '300', SIM_ANSWERS_PER_MINUTE: '600', LOG_LEVEL: 'warn' };
+const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SIM_HEADS: '300', SIM_ANSWERS_PER_MINUTE: '600', LOG_LEVEL: 'info' };
 for (const name of ['DATABASE_URL', 'REDIS_URL', 'PUBLIC_BASE_URL', 'ROLE', 'TEST_DATABASE_URL', 'TEST_REDIS_URL']) delete env[name];
 
 const output: string[] = [];
-const service = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'main.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+const service = spawn(process.execPath, [path.join(ROOT, 'scripts', 'start.mjs')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
 service.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()));
 service.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
 let exit: { code: number | null; signal: string | null } | null = null;
@@ -83,6 +84,7 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   step('ready (/readyz 200)');
+  if (!output.join('').includes('copied from the migrated template')) fail('the fresh DATA_DIR was not made from the install\'s template (dist/embedded-template)');
 
   const account = (await admin('account:create', '--name', 'Smoke test')).account as { id: string };
   const { secret } = (await admin('key:create', '--account', account.id, '--scopes', 'questions:read,questions:write,account:read')) as { secret: string };

@@ -24,7 +24,10 @@ function failAll(error: Error): void {
 
 function started(): Worker {
   if (worker) return worker;
-  const thread = new Worker(new URL('./pdf-worker.mjs', import.meta.url));
+  // Built (dist/, plain JavaScript): the compiled worker itself. From src/ (tsx, tests): an
+  // entry that registers tsx in the thread first (a worker does not inherit its parent's loaders).
+  const entry = import.meta.url.endsWith('.js') ? './pdf-worker.js' : './pdf-worker.mjs';
+  const thread = new Worker(new URL(entry, import.meta.url));
   thread.unref();
   thread.on('message', (message: { id: number; pdf?: Uint8Array; error?: string }) => {
     const job = pending.get(message.id);
