@@ -101,9 +101,10 @@ async function main(): Promise<void> {
     return;
   }
   await app.listen({ port: config.port, host: config.host });
-  // Load the sentiment model now, not inside the first answer's transaction (it holds the
-  // question's row lock while the ~100 ms load runs).
-  answerSentiment('en', 'ready', null);
+  // Load the sentiment model soon, not inside the first answer's transaction (it holds the
+  // question's row lock while the ~150 ms load runs), and not before the service answers: half a
+  // second after it is ready, long before a question asked then gets its first answer.
+  setTimeout(() => answerSentiment('en', 'ready', null), 500).unref();
   const facts = { url: config.publicBaseUrl, database: database.kind === 'server' ? 'PostgreSQL server' : `embedded, ${config.dataDir}`, ms: Date.now() - started };
   // The last line of start-up, for a person: where to go next. On a terminal the facts are in
   // the words only; JSON keeps them as fields too, for programs.

@@ -1,4 +1,5 @@
-import pretty from 'pino-pretty';
+import { createRequire } from 'node:module';
+import type prettyModule from 'pino-pretty';
 import type { LoggerOptions } from 'pino';
 
 /**
@@ -41,6 +42,8 @@ const serializers = {
 
 export function loggerOptions(format: LogFormat): LoggerOptions & { stream?: NodeJS.WritableStream } {
   if (!format.pretty) return { level: format.level, redact: REDACT, serializers };
+  // Loaded only for a terminal: JSON lines (production, tests, pipes) need none of it (issue 15).
+  const pretty = createRequire(import.meta.url)('pino-pretty') as typeof prettyModule;
   return {
     level: format.level,
     redact: REDACT,

@@ -1,8 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { AppError } from '../lib/errors.ts';
 import type { McpDeps } from './mcp-deps.ts';
-import { createMcpServer } from './mcp-server.ts';
 import { bearerChallenge, METADATA_PATH, protectedResourceMetadata } from './mcp-metadata.ts';
 
 export interface McpRoutesOptions {
@@ -42,6 +40,13 @@ function refused(request: FastifyRequest, base: string): AppError {
   );
 }
 
+/**
+ * The MCP SDK, zod and the tools load on the first MCP request, not at start-up: about 80 ms of
+ * every start (issue 15) for an endpoint only agents call.
+ */
+let mcpModules: Promise<[typeof import('./mcp-server.ts'), typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')]> | null = null;
+const loadMcp = () => (mcpModules ??= Promise.all([import('./mcp-server.ts'), import('@modelcontextprotocol/sdk/server/streamableHttp.js')]));
+
 const preflight = async (_request: FastifyRequest, reply: FastifyReply) => reply.code(204).headers(PREFLIGHT).send();
 
 export function mcpRoutes(deps: McpDeps, options: McpRoutesOptions): FastifyPluginAsync {
@@ -50,6 +55,7 @@ export function mcpRoutes(deps: McpDeps, options: McpRoutesOptions): FastifyPlug
     app.post('/mcp', MCP_ROUTE, async (request, reply) => {
       const actor = request.actor;
       if (!actor) throw refused(request, base);
+      const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await loadMcp();
       const server = createMcpServer(deps, actor, { publicBaseUrl: base, log: request.log });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       // The SDK writes the response itself. Headers hooks set on the reply (request id, nosniff,

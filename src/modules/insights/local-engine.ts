@@ -1,5 +1,3 @@
-import winkNLP from 'wink-nlp';
-import model from 'wink-eng-lite-web-model';
 import {
   MAX_QUOTES,
   MAX_THEMES,
@@ -15,6 +13,7 @@ import {
 } from './insights.engine.ts';
 import { baseLanguage, stopWordsOf } from '../text/stopwords.ts';
 import { classifySentiment } from '../text/sentiment.ts';
+import { loadWink, type Wink } from '../text/wink.ts';
 import { templatesFor, writeTakeaway } from './takeaway.ts';
 
 /**
@@ -74,11 +73,10 @@ interface Analysis {
   score: number;
 }
 
-type Wink = ReturnType<typeof winkNLP>;
 let wink: Wink | null = null;
 /** Loading the model takes a few hundred milliseconds, so it happens on first use. */
 function nlp(): Wink {
-  return (wink ??= winkNLP(model, ['sbd', 'negation', 'sentiment', 'pos']));
+  return (wink ??= loadWink(['sbd', 'negation', 'sentiment', 'pos']));
 }
 
 const tokenize = (text: string, language: string): string[] =>

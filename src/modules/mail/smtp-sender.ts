@@ -1,4 +1,5 @@
-import nodemailer from 'nodemailer';
+import { createRequire } from 'node:module';
+import type nodemailerModule from 'nodemailer';
 import type { Clock } from '../../lib/clock.ts';
 import { MailError, type MailMessage } from './mail.types.ts';
 
@@ -9,6 +10,8 @@ import { MailError, type MailMessage } from './mail.types.ts';
  * fails a sign-in mail within seconds instead of holding the request that sends it.
  */
 export function createSmtpSender(smtpUrl: string, from: string, clock: Clock) {
+  // Loaded only when SMTP_URL is set (development keeps mail in its own mailbox): issue 15, start-up.
+  const nodemailer = createRequire(import.meta.url)('nodemailer') as typeof nodemailerModule;
   const transport = nodemailer.createTransport({
     url: smtpUrl,
     connectionTimeout: 10_000,

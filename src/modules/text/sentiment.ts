@@ -1,5 +1,4 @@
-import winkNLP from 'wink-nlp';
-import model from 'wink-eng-lite-web-model';
+import { loadWink, type Wink } from './wink.ts';
 import { baseLanguage } from './stopwords.ts';
 
 /**
@@ -21,11 +20,13 @@ export const classifySentiment = (score: number): Sentiment => (score > SENTIMEN
 
 export const sentimentSupported = (language: string): boolean => baseLanguage(language) === 'en';
 
-type Wink = ReturnType<typeof winkNLP>;
 let wink: Wink | null = null;
-/** Loading the model takes ~100 ms, so it happens on first use; a text then takes ~20 µs. */
+/**
+ * Loading the model takes ~100 ms, so it happens on first use (main warms it once the server
+ * listens; even its import is kept off the start, issue 15); a text then takes ~20 µs.
+ */
 function nlp(): Wink {
-  return (wink ??= winkNLP(model, ['sbd', 'negation', 'sentiment']));
+  return (wink ??= loadWink(['sbd', 'negation', 'sentiment']));
 }
 
 /** wink's score of one text, −1 to 1. */

@@ -1,0 +1,90 @@
+import type { RunReport, ScenarioReport } from './report.ts';
+import type { StartupReport } from './startup.ts';
+
+/**
+ * Issue 15's table: each figure of this run beside its goal and its limit, the same machine in the
+ * same run. A goal is either a ratio to the limit (the limit is then the thing measured beside the
+ * row: a plain INSERT transaction at the same concurrency, a bare route sending the same bytes) or
+ * an absolute bound (start-up, wake-up, the embedded rate) shown with what bounds it from below.
+ * A row whose scenario did not run is left out; `met` is null when its figure was flagged (its
+ * numbers are not trustworthy: see the scenario rows).
+ */
+export interface GoalRow {
+  figure: string;
+  /** This run's figure, as printed (a ratio "0.41×", a time "1.6 s", a rate "720/s"). */
+  value: string;
+  goal: string;
+  /** What the figure is measured against, with its own number. */
+  limit: string;
+  met: boolean | null;
+}
+
+const ratio = (value: number) => `${value >= 0.1 ? value.toFixed(2) : value.toPrecision(2)}×`;
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+function vsInsert(row: ScenarioReport | undefined, figure: string, goal: number): GoalRow | null {
+  if (!row?.insertTxn || row.vsInsertTxn === null) return null;
+  return {
+    figure,
+    value: `${ratio(row.vsInsertTxn)} (${row.result.requestsPerSecond}/s)`,
+    goal: `≥ ${goal}×`,
+    limit: `plain insert transaction ${row.insertTxn.perSecond}/s`,
+    met: row.flagged ? null : row.vsInsertTxn >= goal,
+  };
+}
+
+export function goalRows(report: RunReport, startup: StartupReport | null): GoalRow[] {
+  const row = (id: string) => report.scenarios.find((s) => s.id === id);
+  const embedded = String(report.database.database).startsWith('embedded');
+  const rows: Array<GoalRow | null> = [];
+  if (startup) {
+    const limit = `bare Fastify through npm ${seconds(startup.medians.limit)}`;
+    rows.push({ figure: '`npm start` to /readyz, fresh data dir (embedded)', value: `${seconds(startup.medians.fresh)} (median of ${startup.runs})`, goal: '≤ 5 s', limit, met: startup.medians.fresh <= 5000 });
+    rows.push({ figure: 'the same on an existing data dir', value: `${seconds(startup.medians.existing)} (median of ${startup.runs})`, goal: '≤ 2 s', limit, met: startup.medians.existing <= 2000 });
+  }
+  rows.push(vsInsert(row('answers'), 'answers through the recorder / plain insert transaction', 0.5));
+  rows.push(vsInsert(row('link-answers'), 'link answers over HTTP (human check) / plain insert transaction', 0.3));
+  rows.push(vsInsert(row('asks-20-accounts'), 'asks over HTTP, 20 accounts / plain insert transaction', 0.25));
+  const result = row('result');
+  const sameBytes = row('result-bare');
+  if (result && sameBytes) {
+    const value = result.result.requestsPerSecond / sameBytes.result.requestsPerSecond;
+    rows.push({
+      figure: '`GET result`, 5,000 answers, cached / a bare route sending the same bytes',
+      value: `${ratio(value)} (${result.result.requestsPerSecond} req/s, p50 ${result.result.latencyMs.p50} ms)`,
+      goal: '≥ 0.5×',
+      limit: `${sameBytes.result.requestsPerSecond} req/s`,
+      met: result.flagged || sameBytes.flagged ? null : value >= 0.5,
+    });
+  }
+  if (report.waits) {
+    const { p99 } = report.waits.wakeMs.fromClose;
+    rows.push({
+      figure: `${report.waits.waiters.toLocaleString('en')} waiters woken by one close: p99 wake-up`,
+      value: `${seconds(p99)} (p50 ${seconds(report.waits.wakeMs.fromClose.p50)})`,
+      goal: '≤ 1 s',
+      limit: 'the close command itself (the clock starts when it is sent)',
+      met: report.waits.flagged ? null : p99 <= 1000,
+    });
+  }
+  const link = row('link-answers');
+  if (embedded && link?.insertTxn) {
+    rows.push({
+      figure: 'embedded database: link answers',
+      value: `${link.result.requestsPerSecond}/s`,
+      goal: '≥ 600/s',
+      limit: `plain insert transaction ${link.insertTxn.perSecond}/s`,
+      met: link.flagged ? null : link.result.requestsPerSecond >= 600,
+    });
+  }
+  return rows.filter((r): r is GoalRow => r !== null);
+}
+
+export function formatGoals(rows: GoalRow[]): string {
+  if (!rows.length) return '';
+  const header = ['figure', 'this run', 'goal', 'limit (same run)', 'met'];
+  const cells = rows.map((r) => [r.figure, r.value, r.goal, r.limit, r.met === null ? 'flagged' : r.met ? 'yes' : 'NO']);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  const line = (c: string[]) => c.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd();
+  return ['Issue 15 goals', line(header), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
+}
