@@ -8,7 +8,9 @@ import { startServer, type RunningServer } from './lib/child.ts';
 import { checkSample, runLoad } from './lib/load.ts';
 import { formatReport, writeJson, type RunReport, type ScenarioReport, type WaitsReport, type WebhooksReport } from './lib/report.ts';
 import { BASELINE_ID, SCENARIOS } from './scenarios/index.ts';
-import type { InAppScenario, Scenario, TargetName, WaitScenario, WebhookScenario } from './scenarios/types.ts';
+import { formatStartup, measureStartup, STARTUP_ID, STARTUP_RUNS, type StartupReport } from './lib/startup.ts';
+import { formatGoals, goalRows } from './lib/goals.ts';
+import type { InAppScenario, RequestSetup, Scenario, TargetName, WaitScenario, WebhookScenario } from './scenarios/types.ts';
 import { SITEVERIFY_PATH, type AppServerOptions, type DriveResult } from './lib/protocol.ts';
 
 /**
@@ -33,8 +35,8 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 function settings(): BenchOptions {
   try {
     const read = readOptions(process.env, PROFILE_DIR);
-    const unknown = read.only?.filter((id) => !SCENARIOS.some((s) => s.id === id)) ?? [];
-    if (unknown.length) throw new Error(`Unknown BENCH_SCENARIOS: ${unknown.join(', ')} (known: ${SCENARIOS.map((s) => s.id).join(', ')})`);
+    const unknown = read.only?.filter((id) => id !== STARTUP_ID && !SCENARIOS.some((s) => s.id === id)) ?? [];
+    if (unknown.length) throw new Error(`Unknown BENCH_SCENARIOS: ${unknown.join(', ')} (known: ${[STARTUP_ID, ...SCENARIOS.map((s) => s.id)].join(', ')})`);
     return read;
   } catch (error) {
     log(`bench: ${(error as Error).message}`);
@@ -42,7 +44,13 @@ function settings(): BenchOptions {
   }
 }
 const options = settings();
-const scenarios = SCENARIOS.filter((s) => s.id === BASELINE_ID || !options.only || options.only.includes(s.id));
+const chosen = SCENARIOS.filter((s) => s.id === BASELINE_ID || !options.only || options.only.includes(s.id));
+/** A chosen row's own baseline (result → result-bare) runs too; SCENARIOS lists it first. */
+const baselineOf = (s: (typeof SCENARIOS)[number]) => ((s.kind ?? 'http') === 'http' ? (s as Scenario).baseline : undefined);
+const needed = new Set([...chosen.map((s) => s.id), ...chosen.flatMap((s) => baselineOf(s) ?? [])]);
+const scenarios = SCENARIOS.filter((s) => needed.has(s.id));
+/** The `startup` row runs first, on a quiet machine (no server of the run started yet): lib/startup.ts. */
+let startup: StartupReport | null = null;
 
 /** The servers under test, and the siteverify stand-in when a scenario passes the human check. */
 const servers = new Map<TargetName | 'siteverify', RunningServer>();
@@ -68,6 +76,10 @@ async function main(): Promise<RunReport> {
   const needsApp = scenarios.some((s) => s.target === 'app');
   log(`bench: ${scenarios.length} scenarios × (${options.warmupSeconds} s warm-up + ${options.seconds} s), ${options.connections} connections`);
 
+  if (!options.only || options.only.includes(STARTUP_ID)) {
+    log(`  ${STARTUP_ID}: npm start to /readyz, ${STARTUP_RUNS} times each on a fresh and an existing DATA_DIR (embedded), beside a bare Fastify start`);
+    startup = await measureStartup(STARTUP_RUNS, log);
+  }
   // Profiles of this run only (file names carry a timestamp, so old ones would pile up).
   if (options.profileDir) fs.rmSync(options.profileDir, { recursive: true, force: true });
   const bareStart = startServer('bare', new URL('./servers/bare.ts', import.meta.url), {}, options.profileDir).then((s) => void servers.set('bare', s));
@@ -94,7 +106,6 @@ async function main(): Promise<RunReport> {
   await bareStart;
   const rssAtReady = servers.has('app') ? (await servers.get('app')!.stats()).rssBytes : 0;
 
-  const bare = servers.get('bare')!;
   const baseline = SCENARIOS.find((s) => s.id === BASELINE_ID) as Scenario;
   const measured = { seconds: options.seconds, connections: options.connections };
   const closedLoop = { seconds: options.seconds, concurrency: options.connections };
@@ -105,6 +116,9 @@ async function main(): Promise<RunReport> {
   /** A ratio: two decimals, or two significant figures below 0.1 (a row 150× slower than bare is 0.0067, not 0.01). */
   const ratioOf = (a: number, b: number) => (a / b >= 0.1 ? round2(a / b) : Number((a / b).toPrecision(2)));
   const perRequest = (count: number, completed: number) => Math.round((count / Math.max(1, completed)) * 1000) / 1000;
+  /** What each HTTP row's prepare made, so a row used as another's baseline is re-run with its own requests. */
+  const setups = new Map<string, RequestSetup | undefined>();
+  const serverSet = { get: (name: TargetName) => servers.get(name) };
 
   /**
    * Stats once the server has finished what the load generator left in flight (it stops without
@@ -129,7 +143,8 @@ async function main(): Promise<RunReport> {
 
   async function httpRow(scenario: Scenario): Promise<ScenarioReport> {
     const server = servers.get(scenario.target)!;
-    const setup = scenario.prepare ? await scenario.prepare(server) : undefined;
+    const setup = scenario.prepare ? await scenario.prepare(server, serverSet) : undefined;
+    setups.set(scenario.id, setup);
     await checkSample(server.baseUrl, scenario, setup);
     await runLoad(server.baseUrl, scenario, { seconds: options.warmupSeconds, connections: options.connections }, setup);
     // Before the counters are read, so what start and end do themselves is not in the row.
@@ -142,8 +157,12 @@ async function main(): Promise<RunReport> {
     const handled = after.requests - before.requests;
     // The baseline again right after each row (the bare server is warm by then). Other work on a
     // shared machine moves every number; it moves neighbours alike, so each row's ratio is to the
-    // bare run next to it, not to one measured a minute earlier.
-    const paired = scenario.id === BASELINE_ID ? result : await runLoad(bare.baseUrl, baseline, measured);
+    // bare run next to it, not to one measured a minute earlier. A row may name its own baseline
+    // (the bare server sending the same bytes); its ratio is to that one.
+    const pairedId = scenario.baseline ?? BASELINE_ID;
+    const pairedWith = pairedId === BASELINE_ID ? baseline : (SCENARIOS.find((s) => s.id === pairedId) as Scenario);
+    const paired =
+      scenario.id === BASELINE_ID ? result : await runLoad(servers.get(pairedWith.target)!.baseUrl, pairedWith, measured, pairedId === BASELINE_ID ? undefined : setups.get(pairedId));
     const insert = scenario.insertBaseline ? await insertTxn(server) : null;
     const flagged = result.non2xx + result.errors + result.timeouts + notOk > 0 || paired.non2xx + paired.errors + paired.timeouts > 0 || (insert?.errors ?? 0) > 0;
     const vsBare = { requestsPerSecond: ratioOf(result.requestsPerSecond, paired.requestsPerSecond), p50: ratioOf(result.latencyMs.p50, paired.latencyMs.p50) };
@@ -154,6 +173,7 @@ async function main(): Promise<RunReport> {
       request: `${scenario.method} ${scenario.path}`,
       result,
       bare: { requestsPerSecond: paired.requestsPerSecond, p50: paired.latencyMs.p50 },
+      baseline: pairedId,
       vsBare,
       insertTxn: insert,
       vsInsertTxn: insert ? ratioOf(result.requestsPerSecond, insert.perSecond) : null,
@@ -165,7 +185,7 @@ async function main(): Promise<RunReport> {
     };
     log(
       `  ${scenario.id.padEnd(20)} ${String(result.requestsPerSecond).padStart(7)} req/s  p50 ${result.latencyMs.p50.toFixed(2)} ms  p99 ${result.latencyMs.p99.toFixed(2)} ms` +
-        `  (bare ${paired.requestsPerSecond} req/s → ${vsBare.requestsPerSecond}×${insert ? `; insert tx ${insert.perSecond}/s → ${row.vsInsertTxn}×` : ''})` +
+        `  (${pairedId} ${paired.requestsPerSecond} req/s → ${vsBare.requestsPerSecond}×${insert ? `; insert tx ${insert.perSecond}/s → ${row.vsInsertTxn}×` : ''})` +
         `${result.outcomes ? `  outcomes ${JSON.stringify(result.outcomes)}` : ''}${flagged ? '  FLAGGED' : ''}`,
     );
     return row;
@@ -197,6 +217,7 @@ async function main(): Promise<RunReport> {
         firstError: run.firstError,
       },
       bare: null,
+      baseline: null,
       vsBare: null,
       insertTxn: insert,
       vsInsertTxn: insert ? ratioOf(run.perSecond, insert.perSecond) : null,
@@ -245,7 +266,8 @@ async function main(): Promise<RunReport> {
     else if (scenario.kind === 'in-app') results.push(await inAppRow(scenario));
     else results.push(await httpRow(scenario));
   }
-  const bareRates = results.flatMap((r) => (r.bare ? [r.bare.requestsPerSecond] : []));
+  // The constant bare route's runs only: a same-bytes baseline has rates of its own.
+  const bareRates = results.flatMap((r) => (r.bare && r.baseline === BASELINE_ID ? [r.bare.requestsPerSecond] : []));
   const [low, high] = [Math.min(...bareRates), Math.max(...bareRates)];
   const spreadPercent = Math.round(((high - low) / high) * 100);
 
@@ -274,8 +296,13 @@ async function main(): Promise<RunReport> {
 try {
   const report = await main();
   await cleanup();
+  const goals = goalRows(report, startup);
   process.stdout.write(`\n${formatReport(report)}\n`);
-  writeJson(report, RESULTS_FILE);
+  if (startup) process.stdout.write(`\n${formatStartup(startup)}\n`);
+  process.stdout.write(`\n${formatGoals(goals)}\n`);
+  // The JSON keeps the start-up runs and the goals table beside the rows.
+  const saved: RunReport & { startup: StartupReport | null; goals: typeof goals } = { ...report, startup, goals };
+  writeJson(saved, RESULTS_FILE);
   log(`\nwrote ${RESULTS_FILE}`);
   if (options.profileDir) log(`CPU profiles of the servers (open in Chrome DevTools): ${options.profileDir}`);
   process.exit(0);

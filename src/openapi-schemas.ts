@@ -2,7 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { ErrorEnvelopeSchema, ValidationItemSchema } from './lib/error.schemas.ts';
 import { QuestionDraftSchema, SavedDraftSchema } from './modules/draft/draft.schemas.ts';
 import { QuestionSchema } from './modules/questions/questions.schemas.ts';
-import { AnswerSchema, ResultSchema } from './modules/results/results.schemas.ts';
+import { AnswerSchema, ResultPartSchema, ResultSchema } from './modules/results/results.schemas.ts';
 import { InsightsSchema } from './modules/insights/insights.schemas.ts';
 import { ProjectSchema } from './modules/projects/projects.schemas.ts';
 import { DraftRecordSchema } from './modules/drafts/drafts.schemas.ts';
@@ -42,6 +42,7 @@ export const SHARED_SCHEMAS: TSchema[] = [
   InsightsSchema,
   AnswerSchema,
   ResultSchema,
+  ResultPartSchema,
   ProjectSchema,
   DraftRecordSchema,
   TemplateSchema,

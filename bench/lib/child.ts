@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import type { AppControlName, AppControls, ChildMessage, ParentMessage, ReplyMessage, StatsMessage } from './protocol.ts';
+import type { ChildMessage, ControlName, Controls, ParentMessage, ReplyMessage, StatsMessage } from './protocol.ts';
 
 /**
  * The orchestrator's handle on one server child (bench/servers/*.ts): start it, wait until it
@@ -13,10 +13,10 @@ export interface RunningServer {
   info: Record<string, unknown>;
   stats(): Promise<StatsMessage>;
   /**
-   * Runs a control operation inside the child (protocol.ts AppControls) and returns its result;
-   * rejects with the child's error, or when the child does not answer within `timeoutMs`.
+   * Runs a control operation inside the child (protocol.ts AppControls, BareControls) and returns
+   * its result; rejects with the child's error, or when the child does not answer within `timeoutMs`.
    */
-  call<K extends AppControlName>(op: K, args: AppControls[K]['args'], timeoutMs?: number): Promise<AppControls[K]['result']>;
+  call<K extends ControlName>(op: K, args: Controls[K]['args'], timeoutMs?: number): Promise<Controls[K]['result']>;
   stop(): Promise<void>;
 }
 

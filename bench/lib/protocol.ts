@@ -102,6 +102,19 @@ export interface AppControls {
 }
 export type AppControlName = keyof AppControls;
 
+/**
+ * The bare server's control channel: a body to send as it is, so a row of the app can be
+ * compared with bare Fastify sending the very same bytes (scenarios/results.ts `result-bare`).
+ */
+export interface BareControls {
+  /** Serves `bytes` (base64) with `headers` at GET /same-bytes/{name} from now on; returns the body's length. */
+  'bare.body': { args: { name: string; base64: string; headers: Record<string, string> }; result: { bytes: number } };
+}
+
+/** Every control operation, of either server (a server refuses the ones it does not have). */
+export type Controls = AppControls & BareControls;
+export type ControlName = keyof Controls;
+
 /** A closed-loop run: `concurrency` callers, each starting its next call when the last one ends. */
 export interface DriveSettings {
   seconds: number;

@@ -34,8 +34,14 @@ export interface ScenarioReport {
   kind: 'http' | 'in-app';
   request: string;
   result: RowResult | LoadResult;
-  /** The bare route measured right after this row, and this row relative to it; null for in-app rows. */
+  /**
+   * The baseline measured right after this row, and this row relative to it; null for in-app rows.
+   * The baseline is the bare route, or the row named in `baseline` (the bare server sending the
+   * same bytes as this row: scenarios/types.ts Scenario.baseline).
+   */
   bare: { requestsPerSecond: number; p50: number } | null;
+  /** Id of the row measured as the baseline (`bare` unless the scenario names another); null for in-app rows. */
+  baseline: string | null;
   vsBare: { requestsPerSecond: number; p50: number } | null;
   /**
    * Write paths: the plain single-row INSERT transaction (BEGIN; INSERT; COMMIT through pg in the
@@ -218,7 +224,7 @@ export function formatReport(report: RunReport): string {
       s.id + (s.flagged ? ' !' : ''),
       s.request,
       r.requestsPerSecond.toLocaleString('en-GB'),
-      s.bare ? s.bare.requestsPerSecond.toLocaleString('en-GB') : '-',
+      s.bare ? `${s.bare.requestsPerSecond.toLocaleString('en-GB')}${s.baseline && s.baseline !== 'bare' ? ` (${s.baseline})` : ''}` : '-',
       s.vsBare ? ratio(s.vsBare.requestsPerSecond) : '-',
       s.insertTxn ? s.insertTxn.perSecond.toLocaleString('en-GB') : '-',
       s.vsInsertTxn === null ? '-' : ratio(s.vsInsertTxn),
@@ -234,7 +240,7 @@ export function formatReport(report: RunReport): string {
   }
   const summary = report.scenarios
     .filter((s) => s.id !== 'bare')
-    .map((s) => `${s.id}: ${s.vsBare ? `${ratio(s.vsBare.requestsPerSecond)} bare` : ''}${s.vsBare && s.vsInsertTxn !== null ? ', ' : ''}${s.vsInsertTxn !== null ? `${ratio(s.vsInsertTxn)} insert tx` : ''}`)
+    .map((s) => `${s.id}: ${s.vsBare ? `${ratio(s.vsBare.requestsPerSecond)} ${s.baseline ?? 'bare'}` : ''}${s.vsBare && s.vsInsertTxn !== null ? ', ' : ''}${s.vsInsertTxn !== null ? `${ratio(s.vsInsertTxn)} insert tx` : ''}`)
     .join(' · ');
   const footer = summary ? [summary] : [];
   const setups = report.scenarios.filter((s) => s.setup).map((s) => `${s.id} ${JSON.stringify(s.setup)}`);
@@ -244,7 +250,7 @@ export function formatReport(report: RunReport): string {
   if (report.appServerRssMb !== null) footer.push(`App server RSS: ${report.appServerRssMb.ready} MB when ready, ${report.appServerRssMb.end} MB after the run`);
   const spread = report.baselineSpread;
   footer.push(
-    `Bare route, re-measured after each HTTP row: ${spread.lowRequestsPerSecond.toLocaleString('en-GB')}–${spread.highRequestsPerSecond.toLocaleString('en-GB')} req/s (spread ${spread.percent}%)` +
+    `Bare route, re-measured after each HTTP row (rows with their own baseline excepted): ${spread.lowRequestsPerSecond.toLocaleString('en-GB')}–${spread.highRequestsPerSecond.toLocaleString('en-GB')} req/s (spread ${spread.percent}%)` +
       (spread.noisy ? ': NOISY, something else was using the CPUs; trust the ratios more than the absolute numbers, and neither much.' : ''),
   );
   footer.push(`Load average at start ${report.machine.loadAverage.join(' ')}, at end ${report.loadAverageAtEnd.join(' ')} (${report.machine.cpuCount} CPUs)`);

@@ -16,6 +16,9 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const LIMIT_SCRIPT = fileURLToPath(new URL('../servers/bare-start.mjs', import.meta.url));
 const POLL_MS = 25;
+export const STARTUP_ID = 'startup';
+/** Runs of each kind: three, a median worth reading without making the bench much longer (~30 s). */
+export const STARTUP_RUNS = 3;
 
 export interface StartupReport {
   runs: number;
@@ -88,4 +91,14 @@ export async function measureStartup(runs: number, log: (line: string) => void):
   }
   report.medians = { fresh: median(report.freshMs), existing: median(report.existingMs), limit: median(report.limitMs) };
   return report;
+}
+
+export function formatStartup(report: StartupReport): string {
+  const list = (values: number[]) => values.map((ms) => `${(ms / 1000).toFixed(2)} s`).join(', ');
+  return [
+    `Start-up, \`npm start\` to /readyz 200 (embedded, development, ${report.runs} runs each):`,
+    `  fresh DATA_DIR: ${list(report.freshMs)} (median ${(report.medians.fresh / 1000).toFixed(2)} s)`,
+    `  existing DATA_DIR: ${list(report.existingMs)} (median ${(report.medians.existing / 1000).toFixed(2)} s)`,
+    `  limit, bare Fastify started through npm: ${list(report.limitMs)} (median ${(report.medians.limit / 1000).toFixed(2)} s)`,
+  ].join('\n');
 }

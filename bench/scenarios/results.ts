@@ -1,6 +1,7 @@
+import http from 'node:http';
 import type { RunningServer } from '../lib/child.ts';
 import type { ResultsSetup, ResultsWorkload } from '../lib/protocol.ts';
-import { isObject, type RequestSetup, type Scenario } from './types.ts';
+import { isObject, type RequestSetup, type Scenario, type Servers } from './types.ts';
 
 /**
  * GET /v2/questions/{id}/result (docs/results.md "Caching and speed") on a single-choice question
@@ -11,10 +12,15 @@ import { isObject, type RequestSetup, type Scenario } from './types.ts';
  * would), the last one through the recorder, which completes the question; its final summary
  * (insights) is made then too, or the insights job would make it during a measured run.
  *
- * Three rows:
+ * The rows:
  * - `result`: the unfiltered result, every request after the first served from the result cache
- *   (same version): what a request costs beyond the cache is the question row, the flags of the
- *   50 answers shown, the latest summary, and serialising a big Result;
+ *   (same version): what a request costs beyond the cache is the key, one statement (the question
+ *   row, the flags of the 50 answers shown, the summary's fingerprint) and sending ~89 KB of
+ *   prepared bytes. Its ratio is to `result-bare`: bare Fastify sending the very same bytes (read
+ *   from the app once in set-up), the least any server spends on this response;
+ * - `result-br`: the same with `accept-encoding: gzip, br` (brotli, made once per Result), and
+ *   `result-fields`: with `fields=status,nAccepted,distribution,summary` (an agent's small read);
+ *   each compared with its own `-bare` row sending its bytes;
  * - `result-filtered`: `?country=<the country with most answers>&tier=1`, the filtered view kept
  *   per question version (computed once, then served from the entry);
  * - `result-after-answer`: a live question with 4,000 answers (n = 5,000); every ANSWER_EVERY-th
@@ -74,20 +80,115 @@ function checkResult(body: unknown, expect: { minAnswers: number; filtered: bool
   return problems;
 }
 
-export const result: Scenario = {
+/** One GET as it comes off the wire: no decompression (fetch would undo the coding). */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+        response.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+/** A way of asking for the cached result: its query and Accept-Encoding. */
+interface ResultVariant {
+  id: string;
+  query: string;
+  acceptEncoding?: string;
+  title: string;
+  check(body: unknown): string[];
+}
+
+/** The request of a variant on the complete question, and its response as sent. */
+async function variantRequest(app: RunningServer, variant: ResultVariant) {
+  const setup = await app.call('results.prepare', COMPLETE, 600_000);
+  const headers: Record<string, string> = { authorization: `Bearer ${setup.secret}`, ...(variant.acceptEncoding ? { 'accept-encoding': variant.acceptEncoding } : {}) };
+  const path = pathOf(setup.questionId) + variant.query;
+  const response = await rawGet(app.baseUrl + path, headers);
+  if (response.status !== 200) throw new Error(`${variant.id}: GET ${path} answered ${response.status}: ${response.body.toString('utf8').slice(0, 300)}`);
+  const coding = response.headers['content-encoding'] ?? null;
+  if ((variant.acceptEncoding ? 'br' : null) !== coding) throw new Error(`${variant.id}: content-encoding ${coding}, expected ${variant.acceptEncoding ? 'br' : 'none'}`);
+  return { setup, headers, path, response, facts: { ...factsOf(setup), bodyBytes: response.body.length, contentEncoding: coding } };
+}
+
+/** The app row of a variant; its baseline is the variant's `-bare` row. */
+function appRow(variant: ResultVariant): Scenario {
+  return {
+    id: variant.id,
+    title: variant.title,
+    target: 'app',
+    method: 'GET',
+    path: `/v2/questions/{id}/result${variant.query}`,
+    baseline: `${variant.id}-bare`,
+    async prepare(app) {
+      const { headers, path, facts } = await variantRequest(app, variant);
+      return { headers: () => headers, path: () => path, measured: cacheDuringRun(app), facts };
+    },
+    check: variant.check,
+  };
+}
+
+/** Bare Fastify sending the very bytes (and content headers) the app answered to the variant's request. */
+function sameBytesRow(variant: ResultVariant): Scenario {
+  const name = variant.id;
+  return {
+    id: `${variant.id}-bare`,
+    title: `bare Fastify sending the bytes of ${variant.id} (read from the app once)`,
+    target: 'bare',
+    method: 'GET',
+    path: `/same-bytes/${name}`,
+    async prepare(bare: RunningServer, servers: Servers) {
+      const app = servers.get('app');
+      if (!app) throw new Error(`${name}-bare needs the app server`);
+      const { response, facts } = await variantRequest(app, variant);
+      const headers: Record<string, string> = {};
+      for (const header of ['content-type', 'content-encoding', 'vary']) {
+        const value = response.headers[header];
+        if (typeof value === 'string') headers[header] = value;
+      }
+      await bare.call('bare.body', { name, base64: response.body.toString('base64'), headers });
+      const acceptEncoding: Record<string, string> = variant.acceptEncoding ? { 'accept-encoding': variant.acceptEncoding } : {};
+      return { headers: () => acceptEncoding, facts: { bodyBytes: facts.bodyBytes, contentEncoding: facts.contentEncoding } };
+    },
+    check: variant.check,
+  };
+}
+
+const FIELDS = ['status', 'nAccepted', 'distribution', 'summary'];
+const FULL: ResultVariant = {
   id: 'result',
+  query: '',
   title: 'GET result, 5,000 answers with reasons and profiles, from the result cache',
-  target: 'app',
-  method: 'GET',
-  path: '/v2/questions/{id}/result',
-  async prepare(app) {
-    const setup = await app.call('results.prepare', COMPLETE, 600_000);
-    const headers = { authorization: `Bearer ${setup.secret}` };
-    const path = pathOf(setup.questionId);
-    return { headers: () => headers, path: () => path, measured: cacheDuringRun(app), facts: factsOf(setup) };
-  },
   check: (body) => checkResult(body, { minAnswers: N, filtered: false }),
 };
+const BROTLI: ResultVariant = {
+  id: 'result-br',
+  query: '',
+  acceptEncoding: 'gzip, br',
+  title: 'GET result as `result`, with accept-encoding: gzip, br (brotli bytes made once)',
+  check: (body) => checkResult(body, { minAnswers: N, filtered: false }),
+};
+const FIELDS_ONLY: ResultVariant = {
+  id: 'result-fields',
+  query: `?fields=${FIELDS.join(',')}`,
+  title: `GET result ?fields=${FIELDS.join(',')}, same question`,
+  check: (body) => {
+    if (!isObject(body) || !isObject(body.result)) return ['expected {"result": {...}}'];
+    const keys = Object.keys(body.result);
+    return keys.length === FIELDS.length && FIELDS.every((f) => keys.includes(f)) ? [] : [`expected only ${FIELDS.join(', ')}, got ${keys.join(', ')}`];
+  },
+};
+
+export const resultBare = sameBytesRow(FULL);
+export const result = appRow(FULL);
+export const resultBrBare = sameBytesRow(BROTLI);
+export const resultBr = appRow(BROTLI);
+export const resultFieldsBare = sameBytesRow(FIELDS_ONLY);
+export const resultFields = appRow(FIELDS_ONLY);
 
 export const resultFiltered: Scenario = {
   id: 'result-filtered',

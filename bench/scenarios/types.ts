@@ -27,6 +27,11 @@ import type { WaitsReport, WebhooksReport } from '../lib/report.ts';
  */
 export type TargetName = 'bare' | 'app';
 
+/** The servers of the run, for a scenario whose set-up needs the other one too (a same-bytes baseline reads the app's response). */
+export interface Servers {
+  get(name: TargetName): RunningServer | undefined;
+}
+
 /** What `prepare` set up for the requests of an HTTP scenario. */
 export interface RequestSetup {
   /** Headers for one request, called for every request (and the sample). */
@@ -66,8 +71,15 @@ export interface Scenario {
   bodies?: unknown[];
   /** The status every response should have (200 unless given); others count as non-2xx only when outside 2xx. */
   status?: number;
-  /** Once, before the sample request, on the app child (target 'app' only). */
-  prepare?(app: RunningServer): Promise<RequestSetup>;
+  /** Once, before the sample request, on the server of `target` (`servers` has both). */
+  prepare?(server: RunningServer, servers: Servers): Promise<RequestSetup>;
+  /**
+   * The row whose request is measured right after this one as its baseline, and its ratio's
+   * denominator (default: `bare`). A row sending big bodies names a row of the bare server sending
+   * the same bytes (`result` → `result-bare`): what any server would need, so the ratio is against
+   * the real limit. That row runs too whenever this one is selected, before it.
+   */
+  baseline?: string;
   /** Pair the row with the plain-insert transaction baseline too. */
   insertBaseline?: boolean;
   /**

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { validationError } from '../lib/errors.ts';
-import { ResultQuerySchema } from '../modules/results/results.schemas.ts';
+import { RESULT_FIELDS, ResultQuerySchema } from '../modules/results/results.schemas.ts';
+import { pickFields } from '../modules/results/result-fields.ts';
 import type { ToolContext } from './mcp-deps.ts';
 import { guard, toolError } from './mcp-errors.ts';
 import { reply, resultText } from './mcp-results.ts';
@@ -12,6 +13,16 @@ import { DEFAULT_TOOL_WAIT_SECONDS, MAX_WAIT_SECONDS, waitWithProgress } from '.
 const checkFilter = restCheck(ResultQuerySchema);
 const RESULT_INPUT = { questionId: QuestionIdArg, ...zodFields(ResultQuerySchema) };
 const ResultOut = z.looseObject({ result: z.looseObject({ questionId: z.string(), status: z.string(), nAccepted: z.number(), nRequested: z.number() }) });
+/** What get_result's structuredContent always has, whatever `fields` names (ResultOut needs them). */
+const ALWAYS: readonly string[] = ['questionId', 'status', 'nAccepted', 'nRequested'];
+const FieldsArg = z
+  .array(z.enum(RESULT_FIELDS as [string, ...string[]]))
+  .min(1)
+  .optional()
+  .describe(
+    'Optional. Only these Result properties in structuredContent (questionId, status, nAccepted and nRequested always come), e.g. ["distribution", "summary"]: ' +
+      'a smaller reply when the answers, breakdowns and facets are not needed. Omit for the full Result.',
+  );
 
 export function registerResultTools(server: McpServer, ctx: ToolContext): void {
   server.registerTool('wait_for_result', {
@@ -45,15 +56,16 @@ export function registerResultTools(server: McpServer, ctx: ToolContext): void {
     title: 'Get the result',
     description:
       'The result of a question now (partial while it is live): the split per option with 95% intervals, summary, breakdowns and latest answers. ' +
-      'Optional filters show only matching answers (a country or age band with fewer than 5 answers is suppressed).',
-    inputSchema: RESULT_INPUT,
+      'Optional filters show only matching answers (a country or age band with fewer than 5 answers is suppressed); optional fields keeps only the Result properties named.',
+    inputSchema: { ...RESULT_INPUT, fields: FieldsArg },
     outputSchema: ResultOut,
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  }, async ({ questionId, ...filters }) => guard(ctx, 'get_result', 'questions:read', async () => {
+  }, async ({ questionId, fields, ...filters }) => guard(ctx, 'get_result', 'questions:read', async () => {
     const query = checkFilter(given(filters));
     if (!query.ok) return toolError(validationError(query.items), ctx, 'get_result');
     const result = await ctx.deps.results.forAccount(ctx.actor.accountId, questionId, query.value);
-    return reply(resultText(result), { result: { ...result } });
+    const shown = fields ? pickFields(result, RESULT_FIELDS.filter((name) => ALWAYS.includes(name) || fields.includes(name))) : result;
+    return reply(resultText(result), { result: { ...shown } });
   }));
 
   server.registerTool('get_insights', {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import type { LightMyRequestResponse } from 'fastify';
 import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
 import { isServerRun } from '../helpers/test-database.ts';
@@ -254,6 +255,42 @@ describe.skipIf(!SERVER)('on PostgreSQL, in parallel (R7.2)', () => {
     const balance = await balanceRow(t.db, key.accountId);
     expect(balance.reserved).toBe(questions.reduce((s, q) => s + q.credits_reserved - q.credits_spent - q.credits_refunded, 0));
     await expectOneAskRowPerQuestion(key.accountId);
+    await expectReconciled();
+  });
+
+  // The reservation is one statement (credits-reserve.repository.ts): its snapshot is taken before
+  // it waits for the balance row, so a lot added meanwhile is missing from its first read of the
+  // lots. It sees that the lots do not add up to the balance and reads them again, under the lock.
+  it('an ask waiting for the balance row while a grant adds sooner-expiring credits spends those first', async () => {
+    const { actor, key } = await account(PRICE * 5);
+    const at = t.clock.now();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let granted!: () => void;
+    const holding = new Promise<void>((resolve) => (granted = resolve));
+    // A grant of credits that expire in two days, held open: the balance row stays locked until released.
+    const grant = t.db.transaction().execute(async (tx) => {
+      await sql`UPDATE balances SET available = available + ${PRICE} WHERE account_id = ${key.accountId}`.execute(tx);
+      await sql`INSERT INTO ledger_entries (id, account_id, kind, state, amount, title, unique_ref, at)
+        VALUES ('led_staleLotsGrant00000', ${key.accountId}, 'bonus', 'available', ${PRICE}, 'Bonus: expiring soon', 'grant:stale-lots', ${at})`.execute(tx);
+      await sql`INSERT INTO credit_lots (id, account_id, entry_id, amount, remaining, expires_at)
+        VALUES ('lot_staleLotsGrant00000', ${key.accountId}, 'led_staleLotsGrant00000', ${PRICE}, ${PRICE}, ${new Date(at.getTime() + 2 * 86_400_000)})`.execute(tx);
+      granted();
+      await released;
+    });
+    await holding;
+    const asking = t.container.asks.ask(actor, smallAsk(10), 'while-granting');
+    // Until the ask's reservation waits for the balance row.
+    for (let i = 0; i < 200; i++) {
+      const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(t.db);
+      if (rows[0].n > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    release();
+    await grant;
+    const question = (await asking).body.question;
+    expect(await t.db.selectFrom('lot_uses').select(['lot_id', 'amount']).where('question_id', '=', question.id).execute()).toEqual([{ lot_id: 'lot_staleLotsGrant00000', amount: PRICE }]);
+    expect(await balanceRow(t.db, key.accountId)).toEqual({ available: PRICE * 5, reserved: PRICE });
     await expectReconciled();
   });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
+import { sql } from 'kysely';
 import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
 import { isServerRun } from '../helpers/test-database.ts';
 import { askRaw, balanceOf, choiceDraft, DAY, errorOf, expectReconciled, fundedKey, ledgerOf, NO_RATE_LIMITS, type Json } from '../helpers/questions.ts';
@@ -65,6 +66,30 @@ describe('credits past their expiry, before the expiry job runs', () => {
     await t.container.credits.expireDue();
     const rows = await ledgerOf(t, key);
     expect(rows.filter((r) => r.kind === 'expiry').reduce((s: number, r: Json) => s + r.amount, 0)).toBe(-PRICE * 3);
+    await expectReconciled(t);
+  });
+
+  // The spending rule (docs/credits.md "Expiry") is one SQL statement (credits-reserve.repository.ts),
+  // the same for an ask, added heads and an operator's removal.
+  it('lots are spent soonest-expiring first and never-expiring last; one expiring exactly now is expired', async () => {
+    const key = await accountWith(0, 500, 1);
+    t.clock.advance(DAY); // those 500 expire at this very instant
+    for (const [amount, days] of [[30, 1], [50, 8], [PRICE * 2, null]] as const) {
+      await t.container.credits.grant({ accountId: key.accountId, amount, reason: 'Credits in lots', expiresInDays: days });
+    }
+    const lots = async () =>
+      (await t.db.selectFrom('credit_lots').select(['id', 'amount', 'remaining']).where('account_id', '=', key.accountId).orderBy(sql`expires_at ASC NULLS LAST`).execute()).map((l) => [l.amount, l.remaining]);
+    await t.container.credits.grant({ accountId: key.accountId, amount: -60, reason: 'Correction', kind: 'adjustment' });
+    expect(await lots()).toEqual([[500, 500], [30, 0], [50, 20], [PRICE * 2, PRICE * 2]]);
+    const asked = await askRaw(t, key, { draft: DRAFT });
+    expect(status(asked), asked.body).toBe(201);
+    expect(await lots()).toEqual([[500, 500], [30, 0], [50, 0], [PRICE * 2, PRICE + 20]]);
+    const uses = await t.db.selectFrom('lot_uses as u').innerJoin('credit_lots as l', 'l.id', 'u.lot_id').select(['l.amount', 'u.amount as took']).where('u.question_id', '=', asked.json().question.id).orderBy('l.amount').execute();
+    expect(uses.map((u) => [u.amount, u.took])).toEqual([[50, 20], [PRICE * 2, PRICE - 20]].sort((a, b) => a[0] - b[0]));
+    // What is left to spend is the never-expiring lot alone, though the balance row still counts the 500.
+    const refused = await t.container.credits.grant({ accountId: key.accountId, amount: -(PRICE + 21), reason: 'Correction', kind: 'adjustment' }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'insufficient_credits' });
+    await t.container.credits.expireDue();
     await expectReconciled(t);
   });
 

@@ -338,6 +338,15 @@ describe('waiting, results and what follows', () => {
     const filtered = await tool(agent, 'get_result', { questionId: id, option: 7 });
     expect(filtered.isError).toBe(true);
     expect(filtered.text).toContain('Error (validation_failed)');
+    // fields: only those properties (and the four every result reply has); the text is the same.
+    const few = await tool(agent, 'get_result', { questionId: id, fields: ['summary', 'distribution'] });
+    expect(Object.keys(few.structuredContent!.result)).toEqual(['questionId', 'status', 'nRequested', 'nAccepted', 'distribution', 'summary']);
+    expect(few.structuredContent!.result.distribution).toEqual(result.structuredContent!.result.distribution);
+    expect(few.text).toBe(result.text);
+    expect(JSON.stringify(few.structuredContent).length).toBeLessThan(JSON.stringify(result.structuredContent).length / 2);
+    const unknown = await tool(agent, 'get_result', { questionId: id, fields: ['colour'] });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toMatch(/Invalid arguments for tool get_result.*fields/);
   });
 
   it('lists and gets questions', async () => {

@@ -82,23 +82,6 @@ export function createCreditsBalancesRepository(db: Db) {
       return Number(result.numUpdatedRows) === 1;
     },
 
-    /**
-     * Moves `amount` from available to reserved if available (expired lots included: the lots
-     * decide what is spendable) covers it; locks the balance row. Returns available after and the
-     * account's `credits.low` threshold (read by the same statement: no query of its own on the
-     * ask path), or null when it does not cover it.
-     */
-    async reserve(accountId: string, amount: number, at: Date, tx: Db): Promise<BalanceRowState | null> {
-      const moved = await tx
-        .updateTable('balances')
-        .set({ available: sql`available - ${amount}`, reserved: sql`reserved + ${amount}`, updated_at: at })
-        .where('account_id', '=', accountId)
-        .where('available', '>=', amount)
-        .returning(['available', 'low_credits_threshold'])
-        .executeTakeFirst();
-      return moved ? { available: moved.available, lowCreditsThreshold: moved.low_credits_threshold } : null;
-    },
-
     /** One answer's share leaves the hold (credits − reserved is unchanged). */
     async spendReserved(accountId: string, amount: number, at: Date, tx: Db): Promise<void> {
       await tx.updateTable('balances').set({ reserved: sql`reserved - ${amount}`, updated_at: at }).where('account_id', '=', accountId).execute();

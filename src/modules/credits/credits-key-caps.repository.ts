@@ -4,7 +4,8 @@ import type { Db } from '../../db/database.ts';
 /**
  * SQL of the per-key daily cap (R3.4): each key's spend of the day, and what a capped key
  * reserved for each question so that a refund the same day gives the cap back. Locked after the
- * balance row, before the lots (docs/credits.md "Lock order").
+ * balance row, before the lots (docs/credits.md "Lock order"). A reservation charges them in its
+ * own statement (credits-reserve.repository.ts); here they are read and given back.
  */
 export function createCreditsKeyCapsRepository(db: Db) {
   return {
@@ -13,42 +14,12 @@ export function createCreditsKeyCapsRepository(db: Db) {
       return row?.spent ?? 0;
     },
 
-    /**
-     * The per-key daily cap as a conditional counter (R3.4): adds `amount` to today's spend only if
-     * the total stays within `cap`. Row locking of INSERT … ON CONFLICT DO UPDATE re-checks the
-     * condition against the latest committed total, so concurrent asks can never pass the cap.
-     * Returns the day's spend after the charge (for the `connection.cap_warning` check), or null
-     * when the charge would pass the cap and nothing was added.
-     */
-    async chargeKeyCap(keyId: string, day: string, amount: number, cap: number, tx: Db): Promise<number | null> {
-      const result = await sql<{ spent: number }>`
-        INSERT INTO key_daily_spend (key_id, day, spent)
-        SELECT ${keyId}, ${day}::date, ${amount}::bigint WHERE ${amount}::bigint <= ${cap}::bigint
-        ON CONFLICT (key_id, day) DO UPDATE SET spent = key_daily_spend.spent + EXCLUDED.spent
-        WHERE key_daily_spend.spent + EXCLUDED.spent <= ${cap}::bigint
-        RETURNING spent`.execute(tx);
-      return result.rows.length === 1 ? Number(result.rows[0].spent) : null;
-    },
-
     /** What a `connection.cap_warning` names: the key or OAuth connection (migration 0015), read only when one is sent. */
     async credentialIdentity(keyId: string, tx: Db = db): Promise<{ id: string; accountId: string; kind: 'key' | 'oauth'; name: string | null } | undefined> {
       const row = await tx.selectFrom('api_keys').select(['id', 'account_id', 'kind', 'name', 'client_id']).where('id', '=', keyId).executeTakeFirst();
       if (!row) return undefined;
       // A connection is named after its app (the client's name, else its id), as GET /v1/connections shows it.
       return { id: row.id, accountId: row.account_id, kind: row.kind, name: row.kind === 'oauth' ? (row.name ?? row.client_id) : row.name };
-    },
-
-    /**
-     * Remembers what a capped key reserved for a question today, so that a refund of that
-     * question today gives the cap back (net spend, docs/credits.md). Written before the cap is
-     * charged (lock order: cap charges, then the key's daily spend).
-     */
-    async recordCapCharge(charge: { questionId: string; keyId: string; day: string; amount: number }, tx: Db): Promise<void> {
-      await tx
-        .insertInto('key_cap_charges')
-        .values({ question_id: charge.questionId, key_id: charge.keyId, day: charge.day, amount: charge.amount })
-        .onConflict((oc) => oc.columns(['question_id', 'key_id', 'day']).doUpdateSet({ amount: sql`key_cap_charges.amount + ${charge.amount}` }))
-        .execute();
     },
 
     /**

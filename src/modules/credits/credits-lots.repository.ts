@@ -32,7 +32,8 @@ export function createCreditsLotsRepository(db: Db) {
     /**
      * The account's lots that hold credits, locked, in the order they are spent: soonest-expiring
      * first, credits that never expire last (people use the credits they would otherwise lose).
-     * Lots already past their expiry are among them; callers skip those (credit-lots.ts). Lock
+     * Lots already past their expiry are among them; callers skip those (the clawback,
+     * credits.purchases.ts; asks and removals spend through credits-reserve.repository.ts). Lock
      * the balance row first (lock order).
      */
     async lockOpenLots(accountId: string, tx: Db): Promise<OpenLot[]> {
@@ -49,17 +50,6 @@ export function createCreditsLotsRepository(db: Db) {
 
     async takeFromLots(uses: LotUse[], tx: Db): Promise<void> {
       for (const use of uses) await tx.updateTable('credit_lots').set({ remaining: sql`remaining - ${use.amount}` }).where('id', '=', use.lotId).execute();
-    },
-
-    /** Which lots a question's reservations came from, so that a refund goes back to them. */
-    async recordLotUses(questionId: string, uses: LotUse[], tx: Db): Promise<void> {
-      for (const use of uses) {
-        await tx
-          .insertInto('lot_uses')
-          .values({ question_id: questionId, lot_id: use.lotId, amount: use.amount })
-          .onConflict((oc) => oc.columns(['question_id', 'lot_id']).doUpdateSet({ amount: sql`lot_uses.amount + ${use.amount}` }))
-          .execute();
-      }
     },
 
     /** The lots a question's reservations took from and have not had back, latest-expiring (and never-expiring) first, locked. */

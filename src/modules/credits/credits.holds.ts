@@ -2,8 +2,8 @@ import type { Db } from '../../db/database.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { CreditsRepository } from './credits.repository.ts';
 import type { CreditAlerts } from './credits.alerts.ts';
-import { planSpend } from './credit-lots.ts';
 import { utcDay } from '../../lib/dates.ts';
+import type { StatementRider } from '../../lib/statement-rider.ts';
 
 /**
  * The money of a question, in the caller's transaction (TigerBeetle-style two-phase transfer,
@@ -27,6 +27,11 @@ export interface ReserveInput {
   uniqueRef: string;
   title: string;
   at: Date;
+  /**
+   * Writes of the caller's that ride in the reservation's statement (lib/statement-rider.ts):
+   * the ask's `question.reserved` event and its stored response. Not carried when the amount is 0.
+   */
+  riders?: readonly StatementRider[];
 }
 
 export interface RefundInput {
@@ -63,14 +68,21 @@ export function createCreditHolds(repo: CreditsRepository, alerts: CreditAlerts)
 
   return {
     async reserve(input: ReserveInput, tx: Db): Promise<void> {
-      // A free question (today's private one) moves nothing and crosses nothing.
+      // A free question (today's private one) moves nothing and crosses nothing; its riders stay
+      // uncarried, for the caller to write alone.
       if (input.amount === 0) return;
       const capped = input.keyId !== null && input.cap !== null;
       const day = utcDay(input.at);
-      // The balance first (lock order). It still counts lots past their expiry that the job has
-      // not emptied: when it does not cover the amount nothing can; when it does, the lots decide.
-      const moved = await repo.reserve(input.accountId, input.amount, input.at, tx);
-      if (moved === null) {
+      const entry = { accountId: input.accountId, kind: 'ask', state: 'paid', amount: -input.amount, title: input.title, ref: input.questionId, uniqueRef: input.uniqueRef, keyId: input.keyId, at: input.at };
+      // One statement, in the lock order: the balance, the key's cap charge and daily spend, the
+      // lots (credits-reserve.repository.ts). The balance still counts lots past their expiry that
+      // the job has not emptied: when it does not cover the amount nothing can; when it does, the
+      // lots decide.
+      const moved = await repo.reserveAndTake(
+        { accountId: input.accountId, amount: input.amount, at: input.at, questionId: input.questionId, cap: capped ? { keyId: input.keyId!, day, cap: input.cap! } : null, entry, riders: input.riders ?? [] },
+        tx,
+      );
+      if (moved.balance === null) {
         // The cap is the first thing an ask is refused for, as when both would refuse it.
         if (capped) {
           const remaining = await capLeft(input.keyId!, input.cap!, input.at, tx);
@@ -78,33 +90,23 @@ export function createCreditHolds(repo: CreditsRepository, alerts: CreditAlerts)
         }
         throw creditsError(input.amount, (await repo.balance(input.accountId, input.at, tx)).available);
       }
-      let spentToday: number | null = null;
-      if (capped) {
-        await repo.recordCapCharge({ questionId: input.questionId, keyId: input.keyId!, day, amount: input.amount }, tx);
-        spentToday = await repo.chargeKeyCap(input.keyId!, day, input.amount, input.cap!, tx);
-        if (spentToday === null) throw capError(input, await capLeft(input.keyId!, input.cap!, input.at, tx));
-      }
-      const plan = planSpend(await repo.lockOpenLots(input.accountId, tx), input.amount, input.at);
+      if (capped && moved.spentToday === null) throw capError(input, await capLeft(input.keyId!, input.cap!, input.at, tx));
+      // Credits added or given back while the statement waited for the balance row: read the lots again.
+      const taken = moved.paid || !moved.stale ? moved : await repo.spendLots(input.accountId, { amount: input.amount, at: input.at, reservation: { questionId: input.questionId, entry } }, tx);
       // Expired credits are never spent (R7.1): the transaction rolls back with this error.
-      if (!plan.uses) throw creditsError(input.amount, plan.spendable);
-      await repo.takeFromLots(plan.uses, tx);
-      await repo.recordLotUses(input.questionId, plan.uses, tx);
-      const entry = await repo.insertEntry(
-        { accountId: input.accountId, kind: 'ask', state: 'paid', amount: -input.amount, title: input.title, ref: input.questionId, uniqueRef: input.uniqueRef, keyId: input.keyId, at: input.at },
-        tx,
-      );
-      if (!entry) throw new Error(`ledger reference ${input.uniqueRef} was already posted`);
+      if (!taken.paid) throw creditsError(input.amount, taken.spendable);
+      if (!taken.posted) throw new Error(`ledger reference ${input.uniqueRef} was already posted`);
       // The events this reservation makes true, last: their reads (the balance, the key's name)
       // happen only when a threshold was crossed, and take no lock.
       await alerts.availableLowered(tx, {
         accountId: input.accountId,
-        before: moved.available + input.amount,
-        after: moved.available,
-        threshold: moved.lowCreditsThreshold,
+        before: moved.balance.available + input.amount,
+        after: moved.balance.available,
+        threshold: moved.balance.lowCreditsThreshold,
         ledgerRef: input.uniqueRef,
         at: input.at,
       });
-      if (spentToday !== null) await alerts.capCharged(tx, { keyId: input.keyId!, cap: input.cap!, amount: input.amount, spentAfter: spentToday, day, at: input.at });
+      if (moved.spentToday !== null) await alerts.capCharged(tx, { keyId: input.keyId!, cap: input.cap!, amount: input.amount, spentAfter: moved.spentToday, day, at: input.at });
     },
 
     /** One answer's share leaves the hold (credits − reserved is unchanged). */

@@ -6,7 +6,6 @@ import { requireRole, type Actor } from '../../lib/actor.ts';
 import type { AccountsRepository } from '../accounts/accounts.repository.ts';
 import type { Balance, BillingAlerts, BillingAlertsBody, LedgerRow } from './credits.schemas.ts';
 import type { CreditsRepository, LedgerEntryRow } from './credits.repository.ts';
-import { planSpend } from './credit-lots.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { addDays } from '../../lib/dates.ts';
 import { createCreditsUpkeepService } from './credits-upkeep.service.ts';
@@ -93,10 +92,8 @@ export function createCreditsService(deps: { db: Db; repo: CreditsRepository; ac
         if (input.amount > 0) {
           await repo.insertLot({ accountId: input.accountId, entryId: entry.id, amount: input.amount, expiresAt: days ? addDays(at, days) : null }, tx);
         } else {
-          // A removal takes spendable credits only: never credits already past their expiry.
-          const plan = planSpend(await repo.lockOpenLots(input.accountId, tx), -input.amount, at);
-          if (!plan.uses) throw removalTooLarge();
-          await repo.takeFromLots(plan.uses, tx);
+          // A removal takes spendable credits only (never credits already past their expiry), in the order asks spend them.
+          if (!(await repo.spendLots(input.accountId, { amount: -input.amount, at }, tx)).paid) throw removalTooLarge();
         }
         return { entry: ledgerRow(entry), balance: await repo.balance(input.accountId, at, tx) };
       });

@@ -77,7 +77,8 @@ export function createAddHeadsService(deps: { db: Db; clock: Clock; questions: Q
 
       let closesAt: Date | null = null;
       const result = await inTransaction(db, (tx) =>
-        withIdempotency<AddHeadsResponse>(tx, claim, async () => {
+        withIdempotency<AddHeadsResponse>(tx, claim, async (key) => {
+          await key.claim();
           const q = await questions.lock(id, tx);
           if (!q || !closedOk(q.status)) throw new AppError('conflict', `Heads can be added to a complete or underfilled question; this one is ${q?.status}.`);
           const offer = quote(q, body.n, count);

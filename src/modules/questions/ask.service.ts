@@ -5,7 +5,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { CreditHolds } from '../credits/credits.holds.ts';
-import { emitEvent } from '../events/outbox.ts';
+import { outboxRider } from '../events/outbox.ts';
 import type { PoolService } from '../panel/pool.service.ts';
 import type { AudiencesService } from '../audiences/audiences.service.ts';
 import type { ProjectsRepository } from '../projects/projects.repository.ts';
@@ -107,21 +107,37 @@ export function createAskService(deps: Deps) {
   return {
     async ask(actor: Actor, body: AskBody, idempotencyKey: string, source: 'api' | 'mcp' = 'api'): Promise<AskResult> {
       const now = clock.now();
-      const hash = requestHash(body);
-      const stored = await storedResponse<{ question: Question }>(db, { accountId: actor.accountId, key: idempotencyKey, requestHash: hash, now });
-      if (stored) return stored;
-      const plan = await planAsk(deps, actor, body, now);
+      const claim = { accountId: actor.accountId, key: idempotencyKey, requestHash: requestHash(body), now };
+      let plan: AskPlan;
+      let stimulus: Awaited<ReturnType<typeof checkOwnMedia>>;
+      try {
+        plan = await planAsk(deps, actor, body, now);
+        // Looked up before the transaction, which stays short (docs/architecture.md).
+        stimulus = await checkOwnMedia(deps.ownFile, plan.main, plan.followUps);
+      } catch (error) {
+        // A retry replays its stored response even when the request would no longer pass (a
+        // scheduledFor now in the past, a draft deleted since), and another body under its key
+        // is refused before what is wrong with that body. Read only when planning failed: a
+        // request that plans finds its stored response in its claim (withIdempotency), so a
+        // fresh ask costs no read of its key.
+        const stored = await storedResponse<{ question: Question }>(db, claim);
+        if (stored) return stored;
+        throw error;
+      }
       const { main, followUps, isPrivate } = plan;
-      // Looked up before the transaction, which stays short (docs/architecture.md).
-      const stimulus = await checkOwnMedia(deps.ownFile, main, followUps);
       const created: Array<{ id: string; status: string; scheduledFor: Date | null; closesAt: Date | null }> = [];
 
       const result = await inTransaction(db, (tx) =>
-        withIdempotency<{ question: Question }>(tx, { accountId: actor.accountId, key: idempotencyKey, requestHash: hash, now }, async () => {
+        withIdempotency<{ question: Question }>(tx, claim, async (key) => {
         created.length = 0; // (a retried attempt starts afresh: db/transaction.ts)
-        // Private asks of one account queue up here, so two at once cannot both be today's free one.
-        if (isPrivate) await questions.lockPrivateAsks(actor.accountId, tx);
-        const today = isPrivate ? await questions.countPrivateSince(actor.accountId, startOfUtcDay(now), tx) : null;
+        let today: { count: number } | null = null;
+        if (isPrivate) {
+          // The key first (advisory locks in order: docs/architecture.md), then private asks of one
+          // account queue up here, so two at once cannot both be today's free one.
+          await key.claim();
+          await questions.lockPrivateAsks(actor.accountId, tx);
+          today = await questions.countPrivateSince(actor.accountId, startOfUtcDay(now), tx);
+        }
         // One private question a day is free (docs/asking.md); after that it costs what the estimate says.
         const freePrivate = isPrivate && today!.count === 0;
         const { creditsPerAnswer: perAnswer, mainCredits: mainTotal, creditsTotal: total } = priceOf(plan, freePrivate);
@@ -133,7 +149,9 @@ export function createAskService(deps: Deps) {
         const closesAt = addDays(opensAt, plan.openForDays);
         const status = scheduledFor ? 'scheduled' : 'live';
         const rows = askRows({ actor, body, source, plan, now }, { id, status, creditsPerAnswer: perAnswer, creditsReserved: mainTotal, scheduledFor, closesAt });
-        const row = await questions.insertReturning(
+        // Any other ask claims its key in the question's own INSERT, one statement: no question
+        // is written unless the key was claimed (a busy key is 409, a stored response replays).
+        const inserted = await questions.insertReturning(
           {
             ...rows.question,
             stimulus_width: stimulus?.width ?? null,
@@ -142,28 +160,35 @@ export function createAskService(deps: Deps) {
             min_grade: plan.audience?.minGrade ?? null,
           },
           tx,
+          isPrivate ? undefined : key.toClaim,
         );
+        if (!isPrivate) key.settle(inserted.claim);
+        const row = inserted.row!;
         created.push({ id, status, scheduledFor, closesAt });
-        for (const followUp of rows.followUps) await questions.insert(followUp, tx);
+        await questions.insertMany(rows.followUps, tx);
 
         // data: the Question as the API returns it (the 201's), and what this ask reserved in
         // all (follow-ups included; the question's own creditsReserved is its share alone).
         const question = questionView(row, deps.publicBaseUrl);
-        await emitEvent(tx, {
+        const reserved = outboxRider(tx, {
           accountId: actor.accountId,
           type: 'question.reserved',
           uniqueRef: `${id}:question.reserved`,
           payload: { question, creditsReserved: total },
           at: now,
         });
+        const response = { status: 201, body: { question } };
 
         // The money last: the account's balance row stays locked from here to the commit, and
-        // asks of one account queue on it, so as little as possible runs after it. The reserve
-        // also writes `credits.low` and `connection.cap_warning` when it crosses their thresholds.
+        // asks of one account queue on it, so nothing runs after it but the commit. The event and
+        // the stored response ride in the reservation's statement (one round trip); it also
+        // writes `credits.low` and `connection.cap_warning` when it crosses their thresholds.
         const title = `Asked: "${truncate(main.text, 60)}" (${main.n} × ${perAnswer} credits${followUps.length ? ` + ${followUps.length} follow-up${followUps.length > 1 ? 's' : ''}` : ''})`;
-        await holds.reserve({ accountId: actor.accountId, keyId: actor.keyId, cap: actor.dailyCapCredits, amount: total, questionId: id, uniqueRef: `${id}:ask`, title, at: now }, tx);
-
-        return { status: 201, body: { question } };
+        const riders = [reserved, key.completion(response)];
+        await holds.reserve({ accountId: actor.accountId, keyId: actor.keyId, cap: actor.dailyCapCredits, amount: total, questionId: id, uniqueRef: `${id}:ask`, title, at: now, riders }, tx);
+        // The free private question reserves nothing: its event is written alone (its response by withIdempotency).
+        if (!reserved.carried) await reserved.writeAlone();
+        return response;
       }),
       );
 

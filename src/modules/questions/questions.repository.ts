@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { QuestionsTable } from '../../db/schema.ts';
+import { CLAIM_OUTCOME, claimCtes, claimOutcome, type KeyClaim, type KeyClaimOutcome } from './idempotency.repository.ts';
 
 /** A question with who asked it: the key's name, or the person's name and address (askedBy), and the account's kind (teamId). */
 export type QuestionRow = Selectable<QuestionsTable> & { key_name: string | null; person_name: string | null; person_email: string | null; account_kind: string };
@@ -38,23 +39,30 @@ const withLabels = (row: Insertable<QuestionsTable>) => (row.labels === undefine
 
 export function createQuestionsRepository(db: Db) {
   return {
-    /** Inserts a question row (made by question-row.ts). */
-    async insert(row: Insertable<QuestionsTable>, tx: Db): Promise<void> {
-      await tx.insertInto('questions').values(withLabels(row)).execute();
+    /** Inserts rows in one statement (the follow-ups an ask creates with its question). */
+    async insertMany(rows: Insertable<QuestionsTable>[], tx: Db): Promise<void> {
+      if (rows.length) await tx.insertInto('questions').values(rows.map(withLabels)).execute();
     },
 
-    /** Inserts a question and returns it as `find` would, in one statement (the ask's response is built from it). */
-    async insertReturning(row: Insertable<QuestionsTable>, tx: Db): Promise<QuestionRow> {
-      const inserted = await tx
-        .with('q', (qb) => qb.insertInto('questions').values(withLabels(row)).returningAll())
-        .selectFrom('q')
-        .innerJoin('accounts as a', 'a.id', 'q.account_id')
-        .leftJoin('api_keys as k', 'k.id', 'q.key_id')
-        .leftJoin('people as p', 'p.id', 'q.person_id')
-        .selectAll('q')
-        .select(OWNER_COLUMNS)
-        .executeTakeFirstOrThrow();
-      return inserted as QuestionRow;
+    /**
+     * Inserts a question and returns it as `find` would, in one statement (the ask's response is
+     * built from it). With `claim`, the same statement first claims the request's Idempotency-Key
+     * (idempotency.repository.ts `claimCtes`) and inserts the question only when the key was
+     * claimed: `row` is null otherwise, and `claim` says why (docs/asking.md "Idempotency").
+     */
+    async insertReturning(row: Insertable<QuestionsTable>, tx: Db, claim?: KeyClaim): Promise<{ row: QuestionRow | null; claim: KeyClaimOutcome }> {
+      const columns = (Object.keys(row) as Array<keyof typeof row>).filter((column) => row[column] !== undefined);
+      const values = columns.map((column) => (column === 'labels' ? sql`${sql.val(row.labels)}::text[]` : sql.val(row[column])));
+      // INSERT … SELECT … FROM key_claim: no row there, no question (the SELECT's parameters take
+      // the columns' types). The owner columns are OWNER_COLUMNS, as `withOwner` joins them.
+      const insert = sql`q AS (INSERT INTO questions (${sql.join(columns.map((column) => sql.id(column)))}) SELECT ${sql.join(values)} ${claim ? sql`FROM key_claim` : sql``} RETURNING *)`;
+      const result = await sql<QuestionRow & { key_locked: boolean | null; key_claimed: boolean }>`
+        WITH ${sql.join(claim ? [...claimCtes(claim), insert] : [insert])}
+        SELECT ${claim ? CLAIM_OUTCOME : sql`true AS key_locked, true AS key_claimed`}, q.*, k.name AS key_name, p.name AS person_name, p.email AS person_email, a.kind AS account_kind
+        FROM (SELECT) AS one LEFT JOIN q ON true
+        LEFT JOIN accounts a ON a.id = q.account_id LEFT JOIN api_keys k ON k.id = q.key_id LEFT JOIN people p ON p.id = q.person_id`.execute(tx);
+      const { key_locked, key_claimed, ...inserted } = result.rows[0];
+      return { row: inserted.id === null ? null : inserted, claim: claimOutcome({ key_locked, key_claimed }) };
     },
 
     /** One question of one account (another account's id finds nothing: R5.4). */

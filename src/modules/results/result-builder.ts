@@ -1,11 +1,10 @@
-import type { Selectable } from 'kysely';
-import type { QuestionsTable } from '../../db/schema.ts';
 import type { Insights } from '../insights/insights.schemas.ts';
 import { storedDraft } from '../draft/stored-draft.ts';
 import { applyFilter, filterKey, isFiltered, type ResultFilter } from './filters.ts';
 import type { ResultEntry } from './result-entry.ts';
 import { viewOf, type View } from './result-view.ts';
-import type { Answer, Result } from './results.schemas.ts';
+import type { AnswerFlag, ResultQuestion } from './results.repository.ts';
+import type { Result } from './results.schemas.ts';
 import { summarize } from './summary.ts';
 import { stimulusAspect } from './stimulus-aspect.ts';
 
@@ -14,7 +13,7 @@ import { stimulusAspect } from './stimulus-aspect.ts';
  * a few per question), and the Result made from it, the question row, the flags of the answers
  * shown and the latest summary, memoized per entry. No reads: results.service.ts does those.
  */
-type Row = Selectable<QuestionsTable>;
+type Row = ResultQuestion;
 
 const STATUS: Record<string, Result['status']> = {
   draft: 'in_progress',
@@ -64,6 +63,11 @@ export function viewFor(entry: ResultEntry, filter: ResultFilter): ShownView {
   return found;
 }
 
+/** The view of `filter` if the entry has it already (unfiltered, or a filtered view kept): nothing is computed. */
+export function keptView(entry: ResultEntry, filter: ResultFilter): ShownView | undefined {
+  return isFiltered(filter) ? entry.filtered.get(filterKey(filter)) : { view: entry.all, suppressed: false };
+}
+
 export function createResultBuilder(deps: ResultBuilderOptions) {
   /**
    * Results built from each cached entry, keyed by everything else they depend on (filter,
@@ -73,20 +77,31 @@ export function createResultBuilder(deps: ResultBuilderOptions) {
   const built = new WeakMap<ResultEntry, Map<string, Result>>();
 
   /**
-   * The Result of a question row, its cached entry and the view of `filter`, given the flagged
-   * answers shown and the latest summary (undefined: no summaries here).
+   * The Result of a question row, its cached entry and the view of `filter`, given the latest
+   * flags of the answers shown (answers without one are absent) and the latest summary
+   * (undefined: no summaries here). `insightsKey` names that summary when the caller knows a
+   * fingerprint of it (results.repository.ts resultState); otherwise its time, kind and language do.
    */
-  function resultOf(row: Row, entry: ResultEntry, filter: ResultFilter, shown: ShownView, answers: Answer[], insights: Insights | null | undefined): Result {
+  function resultOf(
+    row: Row, entry: ResultEntry, filter: ResultFilter, shown: ShownView, flags: ReadonlyMap<string, AnswerFlag>, insights: Insights | null | undefined, insightsKey?: string,
+  ): Result {
     const { view, suppressed } = shown;
-    // The same inputs give the same object, so a route serializes it once (http/shared-json.ts).
+    // The same inputs give the same object, so a route serializes it once (http/prepared-json.ts).
+    let flagged = '';
+    if (flags.size > 0) {
+      for (const a of view.answers) {
+        const flag = flags.get(a.attestationRef);
+        if (flag) flagged += `${a.attestationRef}:${JSON.stringify(flag)},`;
+      }
+    }
     const memoKey = [
-      filterKey(filter), row.status, row.updated_at.getTime(), row.n, row.tier, row.credits_spent, row.credits_refunded,
-      answers.filter((a) => a.flag).map((a) => `${a.attestationRef}:${JSON.stringify(a.flag)}`).join(','),
-      insights === undefined ? '-' : insights === null ? 'none' : `${insights.generatedAt}:${insights.kind}:${insights.language}`,
+      filterKey(filter), row.status, row.updated_at.getTime(), row.n, row.tier, row.credits_spent, row.credits_refunded, flagged,
+      insights === undefined ? '-' : insights === null ? 'none' : (insightsKey ?? `${insights.generatedAt}:${insights.kind}:${insights.language}`),
     ].join('|');
     let memo = built.get(entry);
     const known = memo?.get(memoKey);
     if (known) return known;
+    const answers = view.answers.map((a) => ({ ...a, flag: flags.get(a.attestationRef) ?? null }));
     const draft = storedDraft(row.draft);
     const status = STATUS[row.status];
     const summary = summarize({

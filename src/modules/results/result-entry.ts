@@ -1,11 +1,9 @@
-import type { Selectable } from 'kysely';
-import type { QuestionsTable } from '../../db/schema.ts';
 import { answerLabels } from '../draft/answer-format.ts';
 import { storedDraft } from '../draft/stored-draft.ts';
 import type { QuestionType } from '../draft/question-types.ts';
 import { facetsOf, type Facets } from './breakdowns.ts';
 import { viewOf, type QuestionContext, type View } from './result-view.ts';
-import type { AnswerRow } from './results.repository.ts';
+import type { AnswerRow, ResultQuestion } from './results.repository.ts';
 
 /**
  * What the result cache keeps per question (docs/results.md "Caching and speed"): its answers, the
@@ -13,7 +11,7 @@ import type { AnswerRow } from './results.repository.ts';
  * Pure: result-loader.ts reads the rows and keeps the entries, result-builder.ts turns one into a
  * Result.
  */
-type Row = Selectable<QuestionsTable>;
+type Row = ResultQuestion;
 
 export interface ResultEntry {
   version: string;

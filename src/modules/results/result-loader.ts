@@ -1,10 +1,8 @@
-import type { Selectable } from 'kysely';
-import type { QuestionsTable } from '../../db/schema.ts';
 import { EVERY_QUESTION, type Notifier } from '../../lib/notifier.ts';
 import { storedDraft } from '../draft/stored-draft.ts';
 import { WeightedLru } from './result-cache.ts';
 import { makeEntry, versionOf, type ResultEntry } from './result-entry.ts';
-import type { AnswerRow, ResultsRepository } from './results.repository.ts';
+import type { AnswerRow, ResultQuestion, ResultsRepository } from './results.repository.ts';
 
 /**
  * The results module's answers in memory (docs/results.md "Caching and speed"): one entry per
@@ -12,7 +10,7 @@ import type { AnswerRow, ResultsRepository } from './results.repository.ts';
  * recorded since when the question's version moves, checked again when the notifier says the
  * question changed, and shared by concurrent readers of one version (one load in flight).
  */
-type Row = Selectable<QuestionsTable>;
+type Row = ResultQuestion;
 
 export interface ResultLoaderOptions {
   /** "Question changed" wake-ups: each marks the question's cached answers to be checked on their next read. */
@@ -129,6 +127,8 @@ export function createResultLoader(deps: { repo: Pick<ResultsRepository, 'answer
 
   return {
     entryFor,
+    /** The cached entry of a question, whatever its version (a guess of what a read will show; no load). */
+    peek: (id: string): ResultEntry | undefined => cache.get(id),
     invalidate,
     /** Cache counters, for tests and operators. */
     cacheStats(): { hits: number; loads: number; refreshes: number; entries: number; bytes: number } {

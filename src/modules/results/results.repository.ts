@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { QuestionsTable } from '../../db/schema.ts';
 import type { Point } from './clicks.ts';
 import { answerSentiment } from '../text/sentiment.ts';
 import type { Answer } from './results.schemas.ts';
@@ -68,6 +69,52 @@ export interface LoadedAnswers {
  * itself (answers.removed).
  */
 export type AnswerFlag = NonNullable<Answer['flag']>;
+
+/**
+ * What a result request reads beside the cached answers, in one statement (results.service.ts
+ * forAccount): the question row of the account, the latest flags of the answers it expects to
+ * show, and a fingerprint of the latest summary of written answers.
+ */
+export interface ResultState {
+  row: ResultQuestion;
+  /** The latest flag of each of the answers asked about that has one. */
+  flags: Map<string, AnswerFlag>;
+  /** md5 of the stored summary (insights.payload); null when there is none. */
+  insightsStamp: string | null;
+}
+
+/**
+ * The columns of a question a result is made from (status, money, the draft's language and
+ * options, the version): resultState reads only these; every other reader of results passes a
+ * whole row, which has them too. Fewer columns make the per-request statement cheaper to decode.
+ */
+export const RESULT_QUESTION_COLUMNS = [
+  'id', 'status', 'type', 'draft', 'n', 'tier', 'credits_spent', 'credits_refunded', 'answered', 'updated_at', 'audience_id', 'stimulus_width', 'stimulus_height',
+] as const;
+export type ResultQuestion = Pick<Selectable<QuestionsTable>, (typeof RESULT_QUESTION_COLUMNS)[number]>;
+/** `q.id, q.status, …`: constant identifiers, so a raw fragment is safe. */
+const QUESTION_COLUMNS = sql.raw(RESULT_QUESTION_COLUMNS.map((column) => `q.${column}`).join(', '));
+
+/** A row of resultState: the question's columns, one flag's (or nulls) and the summary's fingerprint. */
+type StateRow = ResultQuestion & {
+  flag_ref: string | null;
+  flag_reason: string | null;
+  flag_status: string | null;
+  flag_refund_credits: number | null;
+  flag_created_at: Date | null;
+  flag_decided_at: Date | null;
+  insights_stamp: string | null;
+};
+
+function flagOf(row: { reason: string; status: string; refund_credits: number; created_at: Date; decided_at: Date | null }): AnswerFlag {
+  return {
+    reason: row.reason as AnswerFlag['reason'],
+    status: row.status as AnswerFlag['status'],
+    refundCredits: row.refund_credits,
+    createdAt: row.created_at.toISOString(),
+    decidedAt: row.decided_at?.toISOString() ?? null,
+  };
+}
 
 export function createResultsRepository(db: Db) {
   return {
@@ -161,16 +208,43 @@ export function createResultsRepository(db: Db) {
         .orderBy('seq')
         .execute();
       // Oldest first, so the latest flag of an answer wins.
-      for (const row of rows) {
-        flags.set(row.attestation_ref, {
-          reason: row.reason as AnswerFlag['reason'],
-          status: row.status as AnswerFlag['status'],
-          refundCredits: row.refund_credits,
-          createdAt: row.created_at.toISOString(),
-          decidedAt: row.decided_at?.toISOString() ?? null,
-        });
-      }
+      for (const row of rows) flags.set(row.attestation_ref, flagOf(row));
       return flags;
+    },
+
+    /**
+     * One statement for what a cached result needs on every request: the question of the account
+     * (its RESULT_QUESTION_COLUMNS; undefined: not this account's, or no such question), the latest flags of the
+     * answers `attestationRefs` (the ones the caller expects to show) and the fingerprint of the
+     * latest summary. All three come from one snapshot. The flags join adds a row per flag found,
+     * oldest first, so the latest flag of an answer wins, as in latestFlags; most results have none.
+     */
+    async resultState(accountId: string, questionId: string, attestationRefs: readonly string[]): Promise<ResultState | undefined> {
+      // Written as one SQL text rather than with the query builder: it runs on every result
+      // request, and building the lateral join took longer than the embedded database ran it.
+      const { rows } = await sql<StateRow>`
+        SELECT ${QUESTION_COLUMNS},
+          f.attestation_ref AS flag_ref, f.reason AS flag_reason, f.status AS flag_status, f.refund_credits AS flag_refund_credits,
+          f.created_at AS flag_created_at, f.decided_at AS flag_decided_at,
+          (SELECT md5(i.payload::text) FROM insights i WHERE i.question_id = q.id) AS insights_stamp
+        FROM questions q
+        LEFT JOIN LATERAL (
+          SELECT seq, attestation_ref, reason, status, refund_credits, created_at, decided_at FROM answer_flags
+          WHERE question_id = q.id AND attestation_ref = ANY(${[...attestationRefs]}::text[])
+        ) f ON true
+        WHERE q.id = ${questionId} AND q.account_id = ${accountId}
+        ORDER BY f.seq`.execute(db);
+      if (rows.length === 0) return undefined;
+      const flags = new Map<string, AnswerFlag>();
+      for (const r of rows) {
+        if (r.flag_ref === null || r.flag_reason === null || r.flag_status === null || r.flag_refund_credits === null || r.flag_created_at === null) continue;
+        flags.set(r.flag_ref, flagOf({ reason: r.flag_reason, status: r.flag_status, refund_credits: r.flag_refund_credits, created_at: r.flag_created_at, decided_at: r.flag_decided_at }));
+      }
+      const {
+        flag_ref: _ref, flag_reason: _reason, flag_status: _status, flag_refund_credits: _refund, flag_created_at: _created, flag_decided_at: _decided,
+        insights_stamp: insightsStamp, ...row
+      } = rows[0];
+      return { row, flags, insightsStamp };
     },
   };
 }

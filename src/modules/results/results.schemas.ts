@@ -124,6 +124,20 @@ export const ResultSchema = Closed(
 );
 export type Result = Static<typeof ResultSchema>;
 
+/** The top-level properties of a Result, in the order they are written: what `fields` may name. */
+export const RESULT_FIELDS = Object.keys(ResultSchema.properties) as Array<keyof Result>;
+
+/**
+ * A Result cut down to the properties a client asked for with `fields` (docs/results.md "Fewer
+ * bytes"): the same properties, none required. Without `fields` a response carries the full
+ * Result, which matches this schema too (hence `anyOf`, not `oneOf`, in the response).
+ */
+export const ResultPartSchema = Type.Partial(ResultSchema, {
+  $id: 'ResultPart',
+  description: 'A Result with only the properties named in `fields` (each as in Result).',
+});
+export type ResultPart = Static<typeof ResultPartSchema>;
+
 /** Filters of GET /v2/questions/{id}/result and /answers (spec; docs/results.md "Filters"). */
 export const ResultQueryProperties = {
   option: Type.Optional(
@@ -138,6 +152,24 @@ export const ResultQueryProperties = {
   q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Case-insensitive substring of the written answer or the reason.' })),
 };
 export const ResultQuerySchema = Closed(ResultQueryProperties);
+
+/** `fields`: a comma-separated list of Result properties (spaces around the commas allowed). */
+export const RESULT_FIELDS_PATTERN = '^ *[A-Za-z]+ *(, *[A-Za-z]+ *)*$';
+
+/** GET /v2/questions/{id}/result: the filters, and `fields` to leave out what the client does not read. */
+export const ResultRouteQuerySchema = Closed({
+  ...ResultQueryProperties,
+  fields: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 400,
+      pattern: RESULT_FIELDS_PATTERN,
+      description:
+        `Only these top-level Result properties, comma-separated (e.g. \`distribution,nAccepted,summary\`); any of: ${RESULT_FIELDS.map((f) => `\`${f}\``).join(', ')}. ` +
+        'Each is exactly as in the full Result; optional ones the Result leaves out stay out. Without `fields`, the full Result. An unknown name is a 400.',
+    }),
+  ),
+});
 
 export const AnswersQuerySchema = Closed({
   ...ResultQueryProperties,

@@ -3,10 +3,11 @@ import type { Selectable } from 'kysely';
 import type { QuestionsTable } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
 import { filterOf, type ResultQuery } from './filters.ts';
-import { createResultBuilder, viewFor, type ResultBuilderOptions } from './result-builder.ts';
+import { WeightedLru } from './result-cache.ts';
+import { createResultBuilder, keptView, viewFor, type ResultBuilderOptions } from './result-builder.ts';
 import type { ResultEntry } from './result-entry.ts';
 import { createResultLoader, type ResultLoaderOptions } from './result-loader.ts';
-import type { ResultsRepository } from './results.repository.ts';
+import type { AnswerFlag, ResultQuestion, ResultsRepository } from './results.repository.ts';
 import type { Answer, Result } from './results.schemas.ts';
 
 export { RESULT_ANSWERS } from './result-view.ts';
@@ -25,8 +26,10 @@ export { versionOf, type ResultEntry } from './result-entry.ts';
  * reloads everything. Changes that leave the version alone (a pin) publish "question changed"
  * on the notifier (across processes on a PostgreSQL server), which marks the entry to be checked
  * the same way on its next read; invalidate(id) drops it. Filtered views are computed from the
- * cached rows (a few per question are kept). Answer flags are not cached: they are looked up per
- * request for the answers shown (moderation's answer_flags).
+ * cached rows (a few per question are kept). Answer flags are not cached and the summary is
+ * checked every time: forAccount reads the flags of the answers shown and the summary's
+ * fingerprint in the same statement as the question row, and reads the summary itself only when
+ * its fingerprint moved.
  *
  * The pieces: result-loader.ts (the cache, loads, refreshes, loads in flight, "question changed"),
  * result-entry.ts (what is cached per question), result-builder.ts (an entry and a filter turned
@@ -42,25 +45,83 @@ export interface QuestionRowReader {
   findRow(accountId: string, id: string): Promise<Row | undefined>;
 }
 
-export type AnswerFlagLookup = (questionId: string, attestationRefs: readonly string[]) => Promise<Map<string, NonNullable<Answer['flag']>>>;
-
 export interface ResultServiceOptions extends ResultLoaderOptions, ResultBuilderOptions {
-  /** Each shown answer's latest flag (Answer.flag); default: the latest row of answer_flags (results.repository.ts latestFlags). */
-  answerFlags?: AnswerFlagLookup;
   /** The latest summary of written answers (Result.insights); one primary-key read. */
   insights?: { latest(questionId: string): Promise<Insights | null> };
 }
 
+/**
+ * What forAccount read beside the question row, in the same statement (results.repository.ts
+ * resultState): the latest flags of the answers it expected to show, and the summary's fingerprint.
+ */
+interface ReadAlong {
+  refs: ReadonlySet<string>;
+  flags: Map<string, AnswerFlag>;
+  insightsStamp: string | null;
+}
+
+const NO_FLAGS: ReadonlyMap<string, AnswerFlag> = new Map();
+
 export function createResultService(deps: { repo: ResultsRepository; questions: QuestionRowReader } & ResultServiceOptions) {
   const { repo } = deps;
-  const answerFlags: AnswerFlagLookup = deps.answerFlags ?? ((id, refs) => repo.latestFlags(id, refs));
   const loader = createResultLoader(deps);
   const builder = createResultBuilder(deps);
+  /**
+   * The summary last read per question, by the fingerprint read with the row: a summary is read
+   * again only when its fingerprint moves. The summary is read after the fingerprint, so it is
+   * never older than the fingerprint says; if it changed in between, the next request's
+   * fingerprint differs from the kept one and reads it again.
+   */
+  const summaries = new WeightedLru<string, { stamp: string; insights: Insights | null }>(Number.POSITIVE_INFINITY, deps.cacheEntries ?? 1000);
+
+  async function latestFlags(questionId: string, refs: readonly string[]): Promise<ReadonlyMap<string, AnswerFlag>> {
+    return refs.length === 0 ? NO_FLAGS : repo.latestFlags(questionId, refs);
+  }
 
   async function withFlags(questionId: string, answers: Answer[]): Promise<Answer[]> {
     if (answers.length === 0) return answers;
-    const flags = await answerFlags(questionId, answers.map((a) => a.attestationRef));
+    const flags = await latestFlags(questionId, answers.map((a) => a.attestationRef));
     return answers.map((a) => ({ ...a, flag: flags.get(a.attestationRef) ?? null }));
+  }
+
+  /** The summary whose fingerprint the row's statement read: kept, none (null), or read now. */
+  async function summaryFor(questionId: string, stamp: string | null): Promise<Insights | null> {
+    if (stamp === null) return null;
+    const kept = summaries.get(questionId);
+    if (kept?.stamp === stamp) return kept.insights;
+    const insights = await deps.insights!.latest(questionId);
+    summaries.set(questionId, { stamp, insights }, 1);
+    return insights;
+  }
+
+  /**
+   * The answers a read of this question and filter will most likely show: those of the cached
+   * entry's view, if it has that view already (nothing is computed for a guess; the caller's
+   * ownership is not checked yet). Empty when there is no guess.
+   */
+  function expectedRefs(id: string, query: ResultQuery): string[] {
+    const cached = loader.peek(id);
+    if (!cached) return [];
+    try {
+      const shown = keptView(cached, filterOf(query, cached.ctx.type, cached.ctx.labels));
+      return shown ? shown.view.answers.map((a) => a.attestationRef) : [];
+    } catch {
+      return []; // a filter this question refuses: the read itself says so, after the ownership check
+    }
+  }
+
+  /** The result of a question row; `along`: what was read with the row (forAccount). */
+  async function build(row: ResultQuestion, query: ResultQuery = {}, along?: ReadAlong): Promise<Result> {
+    const entry = await loader.entryFor(row);
+    const filter = filterOf(query, entry.ctx.type, entry.ctx.labels);
+    const shown = viewFor(entry, filter);
+    const refs = shown.view.answers.map((a) => a.attestationRef);
+    // The flags read with the row serve when they cover every answer shown (the usual case: the
+    // entry did not change in between); otherwise one more read, for the answers shown.
+    const flags = along && refs.every((ref) => along.refs.has(ref)) ? along.flags : latestFlags(row.id, refs);
+    const insights = !deps.insights ? undefined : along ? summaryFor(row.id, along.insightsStamp) : deps.insights.latest(row.id);
+    const [shownFlags, summary] = await Promise.all([flags, insights]);
+    return builder.resultOf(row, entry, filter, shown, shownFlags, summary, along ? `md5:${along.insightsStamp}` : undefined);
   }
 
   async function questionRow(accountId: string, id: string): Promise<Row> {
@@ -71,17 +132,19 @@ export function createResultService(deps: { repo: ResultsRepository; questions: 
 
   return {
     /** The result of a question row (any account: callers check ownership). */
-    async build(row: Row, query: ResultQuery = {}): Promise<Result> {
-      const entry = await loader.entryFor(row);
-      const filter = filterOf(query, entry.ctx.type, entry.ctx.labels);
-      const shown = viewFor(entry, filter);
-      // The flags of the answers shown and the latest summary: two reads, side by side.
-      const [answers, insights] = await Promise.all([withFlags(row.id, shown.view.answers), deps.insights ? deps.insights.latest(row.id) : undefined]);
-      return builder.resultOf(row, entry, filter, shown, answers, insights);
-    },
+    build: (row: ResultQuestion, query: ResultQuery = {}): Promise<Result> => build(row, query),
 
+    /**
+     * The result of one of the account's questions (another account's, or none: 404). One
+     * statement reads the question row, the flags of the answers the cached entry shows for this
+     * filter and the summary's fingerprint; a cached result then needs nothing more, and the same
+     * inputs give the same Result object (result-builder.ts), so its bytes are made once.
+     */
     async forAccount(accountId: string, id: string, query: ResultQuery = {}): Promise<Result> {
-      return this.build(await questionRow(accountId, id), query);
+      const expected = expectedRefs(id, query);
+      const state = await repo.resultState(accountId, id, expected);
+      if (!state) throw notFound('No such question on this account.');
+      return build(state.row, query, { refs: new Set(expected), flags: state.flags, insightsStamp: state.insightsStamp });
     },
 
     /** The cached answers of one of the account's questions (the answers list reads them). */
