@@ -45,16 +45,16 @@ export function goalRows(report: RunReport, startup: StartupReport | null): Goal
   rows.push(vsInsert(row('answers'), 'answers through the recorder / plain insert transaction', 0.5));
   rows.push(vsInsert(row('link-answers'), 'link answers over HTTP (human check) / plain insert transaction', 0.3));
   rows.push(vsInsert(row('asks-20-accounts'), 'asks over HTTP, 20 accounts / plain insert transaction', 0.25));
+  // The result row's own baseline is the bare server sending its bytes, re-measured right after it.
   const result = row('result');
-  const sameBytes = row('result-bare');
-  if (result && sameBytes) {
-    const value = result.result.requestsPerSecond / sameBytes.result.requestsPerSecond;
+  if (result?.vsBare && result.bare && result.baseline === 'result-bare') {
+    const value = result.vsBare.requestsPerSecond;
     rows.push({
       figure: '`GET result`, 5,000 answers, cached / a bare route sending the same bytes',
-      value: `${ratio(value)} (${result.result.requestsPerSecond} req/s, p50 ${result.result.latencyMs.p50} ms)`,
+      value: `${ratio(value)} (${result.result.requestsPerSecond} req/s, p50 ${result.result.latencyMs.p50.toFixed(1)} ms)`,
       goal: '≥ 0.5×',
-      limit: `${sameBytes.result.requestsPerSecond} req/s`,
-      met: result.flagged || sameBytes.flagged ? null : value >= 0.5,
+      limit: `the same bytes from bare Fastify ${result.bare.requestsPerSecond} req/s`,
+      met: result.flagged ? null : value >= 0.5,
     });
   }
   if (report.waits) {
