@@ -57,14 +57,17 @@ export function goalRows(report: RunReport, startup: StartupReport | null): Goal
       met: result.flagged ? null : value >= 0.5,
     });
   }
-  if (report.waits) {
-    const { p99 } = report.waits.wakeMs.fromClose;
+  // Issue 15 names 10,000 waiters of one question: the scenario's one-question round (its only
+  // round with BENCH_WAIT_QUESTIONS=1). The waits spread over many questions are in its section.
+  const oneQuestion = report.waits?.oneQuestion ?? (report.waits?.questions === 1 ? report.waits : null);
+  if (report.waits && oneQuestion) {
+    const { p50, p99 } = oneQuestion.wakeMs.fromClose;
     rows.push({
-      figure: `${report.waits.waiters.toLocaleString('en')} waiters woken by one close: p99 wake-up`,
-      value: `${seconds(p99)} (p50 ${seconds(report.waits.wakeMs.fromClose.p50)})`,
+      figure: `${report.waits.waiters.toLocaleString('en')} waiters of one question woken by its close: p99 wake-up`,
+      value: `${seconds(p99)} (p50 ${seconds(p50)})`,
       goal: '≤ 1 s',
       limit: 'the close command itself (the clock starts when it is sent)',
-      met: report.waits.flagged ? null : p99 <= 1000,
+      met: oneQuestion.flagged ? null : p99 <= 1000,
     });
   }
   const link = row('link-answers');

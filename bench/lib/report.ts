@@ -66,8 +66,28 @@ export interface ScenarioReport {
   flagged: boolean;
 }
 
+/** One close and the waits it wakes (scenarios/waits.ts). */
+export interface WakeRound {
+  /** Time to get every wait into the service. */
+  open: { seconds: number; perSecond: number };
+  /** The app child's time from the first to the last of the closing answers' commits. */
+  close: { commitMs: number; failures: string[] };
+  /** Response latency of the waits that ended done:true: from the close command, and from their question's commit. */
+  wakeMs: { fromClose: { p50: number; p99: number; max: number }; fromCommit: { p50: number; p99: number; max: number } };
+  /** App-pool statements from the close until every wait answered, per waiter. */
+  sqlPerWaiterAfterClose: number;
+  /** App CPU (ms) from the close until every wait answered, per waiter. */
+  cpuMsPerWaiterAfterClose: number;
+  /** The measuring client (this process) from the close until every wait answered: its CPU, response body size, distinct bodies parsed. */
+  client: { cpuMsAfterClose: number; bytesPerResponse: number; distinctBodies: number };
+  /** sent: waits opened (fewer than waiters when opening ran out of time); notDone: sent but not ended done:true. */
+  outcome: { sent: number; done: number; notDone: number; httpErrors: Record<string, number>; networkErrors: number; repolls: number; firstError: string | null };
+  flagged: boolean;
+  notes: string[];
+}
+
 /** The long-poll scenario (scenarios/waits.ts): memory and wake-up of many held waits. */
-export interface WaitsReport {
+export interface WaitsReport extends WakeRound {
   id: string;
   title: string;
   waiters: number;
@@ -80,18 +100,8 @@ export interface WaitsReport {
   memory: { rssMbBefore: number; rssMbWaiting: number; heapMbBefore: number; heapMbWaiting: number; rssKbPerWaiter: number; heapKbPerWaiter: number };
   /** Statements per second while only the waiting goes on (app pool; other connections). */
   idle: { seconds: number; repolls: number; waitingAtEnd: number; sqlPerSecond: number; otherSqlPerSecond: number; appCpuPercent: number };
-  /** The app child's time from the first to the last of the closing answers' commits. */
-  close: { commitMs: number; failures: string[] };
-  /** Response latency of the waits that ended done:true: from the close command, and from their question's commit. */
-  wakeMs: { fromClose: { p50: number; p99: number; max: number }; fromCommit: { p50: number; p99: number; max: number } };
-  /** App-pool statements from the close until every wait answered, per waiter. */
-  sqlPerWaiterAfterClose: number;
-  /** App CPU (ms) from the close until every wait answered, per waiter. */
-  cpuMsPerWaiterAfterClose: number;
-  /** sent: waits opened (fewer than waiters when opening ran out of time); notDone: sent but not ended done:true. */
-  outcome: { sent: number; done: number; notDone: number; httpErrors: Record<string, number>; networkErrors: number; repolls: number; firstError: string | null };
-  flagged: boolean;
-  notes: string[];
+  /** The same number of waits on one question, opened and woken after the spread ones (null when `questions` is 1: the round above is that case). */
+  oneQuestion: (WakeRound & { setupMs: number }) | null;
 }
 
 /** One phase of the webhooks scenario (scenarios/webhooks.ts): N asks from one account, and its endpoints' deliveries. */
@@ -272,7 +282,6 @@ export function formatReport(report: RunReport): string {
 }
 
 function formatWaits(w: WaitsReport): string[] {
-  const o = w.outcome;
   const lines = [
     `${w.id}${w.flagged ? ' !' : ''}: ${w.title} (set-up ${(w.setupMs / 1000).toFixed(1)} s)`,
     `  opened in ${w.open.seconds} s (${w.open.perSecond.toLocaleString('en-GB')} waits/s), ${w.open.sqlPerWait} SQL per wait on the way in`,
@@ -280,16 +289,32 @@ function formatWaits(w: WaitsReport): string[] {
     `  while ${w.idle.waitingAtEnd.toLocaleString('en-GB')} wait and nothing changes (${w.idle.seconds} s${w.idle.repolls ? `, ${w.idle.repolls} re-polls` : ''}): ` +
       `${w.idle.sqlPerSecond.toLocaleString('en-GB')} SQL/s on the app pool, ${w.idle.otherSqlPerSecond} SQL/s on other connections, app CPU ${w.idle.appCpuPercent}% of a core`,
     `  close: last answer of all ${w.questions} questions recorded at once, commits spread over ${w.close.commitMs} ms`,
-    `  wake-up from the close command: p50 ${w.wakeMs.fromClose.p50} ms · p99 ${w.wakeMs.fromClose.p99} ms · max ${w.wakeMs.fromClose.max} ms`,
-    `  wake-up from its question's commit: p50 ${w.wakeMs.fromCommit.p50} ms · p99 ${w.wakeMs.fromCommit.p99} ms · max ${w.wakeMs.fromCommit.max} ms`,
-    `  from the close to the last response, per wait: ${w.sqlPerWaiterAfterClose} SQL statements, ${w.cpuMsPerWaiterAfterClose} ms of app CPU`,
-    `  done:true ${o.done.toLocaleString('en-GB')} of ${w.waiters.toLocaleString('en-GB')}` +
-      (o.sent < w.waiters ? ` · never sent ${(w.waiters - o.sent).toLocaleString('en-GB')}` : '') +
+    ...formatWake(w, w.waiters),
+  ];
+  const one = w.oneQuestion;
+  if (one) {
+    lines.push(
+      `  then ${w.waiters.toLocaleString('en-GB')} waits on one question (set-up ${(one.setupMs / 1000).toFixed(1)} s)${one.flagged ? ' !' : ''}: opened in ${one.open.seconds} s (${one.open.perSecond.toLocaleString('en-GB')} waits/s), its last answer committed in ${one.close.commitMs} ms`,
+      ...formatWake(one, w.waiters).map((line) => `  ${line}`),
+    );
+  }
+  return lines;
+}
+
+function formatWake(r: WakeRound, waiters: number): string[] {
+  const o = r.outcome;
+  const lines = [
+    `  wake-up from the close command: p50 ${r.wakeMs.fromClose.p50} ms · p99 ${r.wakeMs.fromClose.p99} ms · max ${r.wakeMs.fromClose.max} ms`,
+    `  wake-up from its question's commit: p50 ${r.wakeMs.fromCommit.p50} ms · p99 ${r.wakeMs.fromCommit.p99} ms · max ${r.wakeMs.fromCommit.max} ms`,
+    `  from the close to the last response, per wait: ${r.sqlPerWaiterAfterClose} SQL statements, ${r.cpuMsPerWaiterAfterClose} ms of app CPU`,
+    `  the measuring client meanwhile: ${r.client.cpuMsAfterClose.toLocaleString('en-GB')} ms of CPU, ${r.client.bytesPerResponse.toLocaleString('en-GB')} body bytes per response`,
+    `  done:true ${o.done.toLocaleString('en-GB')} of ${waiters.toLocaleString('en-GB')}` +
+      (o.sent < waiters ? ` · never sent ${(waiters - o.sent).toLocaleString('en-GB')}` : '') +
       (o.notDone ? ` · sent but not done ${o.notDone} (HTTP errors ${JSON.stringify(o.httpErrors)}, network errors ${o.networkErrors}${o.firstError ? `: ${o.firstError}` : ''}, the rest still waiting)` : '') +
       ` · re-polls after a wait ran out: ${o.repolls}`,
   ];
-  for (const failure of w.close.failures.slice(0, 5)) lines.push(`  close failure: ${failure}`);
-  for (const note of w.notes) lines.push(`  note: ${note}`);
+  for (const failure of r.close.failures.slice(0, 5)) lines.push(`  close failure: ${failure}`);
+  for (const note of r.notes) lines.push(`  note: ${note}`);
   return lines;
 }
 

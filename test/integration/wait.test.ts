@@ -1,3 +1,4 @@
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
@@ -184,6 +185,26 @@ describe('waking up', () => {
     const { body, ms } = await waiting;
     expect(body).toMatchObject({ done: true, result: { status: 'cancelled' } });
     expect(ms).toBeLessThan(3_000);
+  });
+
+  it('the body is compressed for a client whose Accept-Encoding allows it (the same JSON), as it is for others', async () => {
+    const question = await ask(t, key, choiceDraft());
+    await answerAll(t, question.id, heads.slice(0, 10));
+    const url = `/v2/questions/${question.id}/wait?seconds=5`;
+    const plain = await t.inject({ method: 'GET', url, headers: key.auth });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toBe('accept-encoding');
+    expect(plain.json()).toMatchObject({ done: true, result: { status: 'complete' } });
+    const decoders = { gzip: zlib.gunzipSync, br: zlib.brotliDecompressSync };
+    for (const coding of ['gzip', 'br'] as const) {
+      // app.inject: t.inject checks bodies against /openapi.json as JSON, and this one is compressed.
+      const response = await t.app.inject({ method: 'GET', url, headers: { ...key.auth, 'accept-encoding': coding } });
+      expect(response.headers['content-encoding']).toBe(coding);
+      expect(response.headers.vary).toBe('accept-encoding');
+      expect(response.rawPayload.length).toBeLessThan(plain.rawPayload.length);
+      expect(decoders[coding](response.rawPayload).toString('utf8')).toBe(plain.body);
+    }
   });
 
   it('200 concurrent waits on one question all wake on completion', async () => {

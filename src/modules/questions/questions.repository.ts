@@ -84,6 +84,12 @@ export function createQuestionsRepository(db: Db) {
       return tx.selectFrom('questions').select(['status', 'answered']).where('id', '=', id).executeTakeFirst();
     },
 
+    /** `progress` of many questions in one statement (the waiters' safety re-check); ids not found are left out. */
+    async progressMany(ids: readonly string[], tx: Db = db): Promise<Array<Pick<Selectable<QuestionsTable>, 'id' | 'status' | 'answered'>>> {
+      if (ids.length === 0) return [];
+      return tx.selectFrom('questions').select(['id', 'status', 'answered']).where(sql<boolean>`id = any(${sql.val([...ids])}::text[])`).execute();
+    },
+
     /** Status and answers so far of one question of one account (another account's id finds nothing). */
     async progressOf(accountId: string, id: string, tx: Db = db): Promise<Pick<Selectable<QuestionsTable>, 'status' | 'answered'> | undefined> {
       return tx.selectFrom('questions').select(['status', 'answered']).where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { Closed, Nullable, RefOf, IdParams } from '../../lib/typebox.ts';
 import { actorOf } from '../../http/auth.ts';
-import { errorResponse } from '../../http/responses.ts';
+import { constantHeader, errorResponse } from '../../http/responses.ts';
 import { AddHeadsBodySchema, AddHeadsResponseSchema, ListQuestionsQuerySchema, PatchQuestionBodySchema, QuestionSchema } from './questions.schemas.ts';
 import { AskBodySchema, IdempotencyHeadersSchema } from './ask.schemas.ts';
 import { ResultSchema } from '../results/results.schemas.ts';
@@ -13,18 +13,19 @@ import type { LifecycleService } from './lifecycle.service.ts';
 import type { AddHeadsService } from './add-heads.service.ts';
 import type { WaitService } from './wait.service.ts';
 import { DEFAULT_WAIT_SECONDS } from './wait.service.ts';
-import { createSharedJson } from '../../http/shared-json.ts';
+import { createPreparedJson } from '../../http/prepared-json.ts';
 
 const TAG = ['Questions'];
 const Params = IdParams;
 const QuestionEnvelope = Closed({ question: RefOf(QuestionSchema) });
+const WaitBody = Closed({ result: RefOf(ResultSchema), done: Type.Boolean() });
 
 const REPLAYED_HEADER = {
   'Idempotent-Replayed': { type: 'string', enum: ['true'], description: 'Present when this is the stored response of an earlier request with the same Idempotency-Key.' },
 };
 
 export function questionsRoutes(deps: { asks: AskService; questions: QuestionsService; lifecycle: LifecycleService; addHeads: AddHeadsService; waits: WaitService }): FastifyPluginAsync {
-  const sendShared = createSharedJson();
+  const sendPrepared = createPreparedJson();
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -149,19 +150,32 @@ export function questionsRoutes(deps: { asks: AskService; questions: QuestionsSe
         operationId: 'waitForQuestion',
         tags: TAG,
         summary: 'Hold the request until the question is answered (up to 25 s a call)',
-        description: `Returns as soon as the question closes or reaches \`minAnswers\` (completing it early), else after \`seconds\` (default ${DEFAULT_WAIT_SECONDS}). Call again while \`done\` is false.`,
+        description:
+          `Returns as soon as the question closes or reaches \`minAnswers\` (completing it early), else after \`seconds\` (default ${DEFAULT_WAIT_SECONDS}). Call again while \`done\` is false. ` +
+          'The body is compressed (`br` or `gzip`) for a client whose `Accept-Encoding` allows it.',
         params: Params,
         querystring: Closed({
           seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 25, default: DEFAULT_WAIT_SECONDS })),
           // "Integer at least 1" (spec), no upper cap (PATCH's is 1 to 5000): above n it waits for the close.
           minAnswers: Type.Optional(Type.Integer({ minimum: 1, description: 'Done as soon as this many heads have answered (completing the question early); above `n`, done when it closes.' })),
         }),
-        response: { 200: Closed({ result: RefOf(ResultSchema), done: Type.Boolean() }) },
+        response: {
+          200: {
+            description: 'The result (final when `done` is true), and whether the question is done.',
+            headers: {
+              Vary: constantHeader('accept-encoding'),
+              'Content-Encoding': { type: 'string', enum: ['br', 'gzip'], description: 'Present when the body is compressed, as `Accept-Encoding` allowed.' },
+            },
+            content: { 'application/json': { schema: WaitBody } },
+          },
+        },
       },
     }, async (request, reply) => {
       const body = await deps.waits.wait(actorOf(request), request.params.id, request.query.seconds ?? DEFAULT_WAIT_SECONDS, request.query.minAnswers ?? null);
-      // Waiters that wake together share one Result: serialize it once for all of them.
-      return sendShared(reply, body.result, String(body.done), body);
+      // Waiters that wake together share one Result: their body is serialized once (by the
+      // response schema) and sent as bytes, compressed once per coding for clients that accept it.
+      // A string body cost a copy per reply (Node joins it to the response head before writing).
+      return sendPrepared(request, reply, body.result, String(body.done), () => reply.serializeInput(body, WaitBody));
     });
   };
 }

@@ -72,7 +72,7 @@ export function createResultBuilder(deps: ResultBuilderOptions) {
   /**
    * Results built from each cached entry, keyed by everything else they depend on (filter,
    * question row, flags shown, summary). Callers must not change what they get: a repeat read
-   * returns the same object, and its JSON is made once (http/shared-json.ts).
+   * returns the same object, and its bytes are made once (http/prepared-json.ts).
    */
   const built = new WeakMap<ResultEntry, Map<string, Result>>();
 
