@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { Closed, Nullable, RefOf, IdParams } from '../../lib/typebox.ts';
 import { actorOf } from '../../http/auth.ts';
-import { constantHeader, errorResponse } from '../../http/responses.ts';
+import { compressibleJson, errorResponse } from '../../http/responses.ts';
 import { AddHeadsBodySchema, AddHeadsResponseSchema, ListQuestionsQuerySchema, PatchQuestionBodySchema, QuestionSchema } from './questions.schemas.ts';
 import { AskBodySchema, IdempotencyHeadersSchema } from './ask.schemas.ts';
 import { ResultSchema } from '../results/results.schemas.ts';
@@ -160,14 +160,7 @@ export function questionsRoutes(deps: { asks: AskService; questions: QuestionsSe
           minAnswers: Type.Optional(Type.Integer({ minimum: 1, description: 'Done as soon as this many heads have answered (completing the question early); above `n`, done when it closes.' })),
         }),
         response: {
-          200: {
-            description: 'The result (final when `done` is true), and whether the question is done.',
-            headers: {
-              Vary: constantHeader('accept-encoding'),
-              'Content-Encoding': { type: 'string', enum: ['br', 'gzip'], description: 'Present when the body is compressed, as `Accept-Encoding` allowed.' },
-            },
-            content: { 'application/json': { schema: WaitBody } },
-          },
+          200: compressibleJson('The result (final when `done` is true), and whether the question is done.', WaitBody),
         },
       },
     }, async (request, reply) => {

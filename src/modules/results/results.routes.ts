@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { Closed, IdParams, RefOf } from '../../lib/typebox.ts';
 import { actorOf } from '../../http/auth.ts';
-import { constantHeader } from '../../http/responses.ts';
+import { compressibleJson } from '../../http/responses.ts';
 import { createPreparedJson } from '../../http/prepared-json.ts';
 import { AnswersPageSchema, AnswersQuerySchema, ResultPartSchema, ResultRouteQuerySchema, ResultSchema } from './results.schemas.ts';
 import { fieldsKey, pickFields, resultFields } from './result-fields.ts';
@@ -39,14 +39,7 @@ export function resultsRoutes(deps: { results: ResultService; resultAnswers: Ans
         params: IdParams,
         querystring: ResultRouteQuerySchema,
         response: {
-          200: {
-            description: 'The full Result, or with `fields` only the properties named.',
-            headers: {
-              Vary: constantHeader('accept-encoding'),
-              'Content-Encoding': { type: 'string', enum: ['br', 'gzip'], description: 'Present when the body is compressed, as `Accept-Encoding` allowed.' },
-            },
-            content: { 'application/json': { schema: RESULT_BODY } },
-          },
+          200: compressibleJson('The full Result, or with `fields` only the properties named.', RESULT_BODY),
         },
       },
     }, async (request, reply) => {
