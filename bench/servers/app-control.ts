@@ -236,7 +236,7 @@ export function createAppControl(deps: {
         .set({ answered: row.answered + count, credits_spent: row.credits_spent + count * row.credits_per_answer, tally: JSON.stringify(tally), updated_at: at })
         .where('id', '=', questionId)
         .execute();
-      await container.holds.spend(row.account_id, count * row.credits_per_answer, at, tx);
+      await container.holds.spend(new Map([[row.account_id, count * row.credits_per_answer]]), at, tx);
     });
     container.notifier.publish(questionId);
     return withReason;

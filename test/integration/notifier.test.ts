@@ -56,6 +56,26 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the PostgreSQL notifier', () =>
     expect(heardByB).toEqual(['q_one', 'q_two']);
   });
 
+  it('publishes of one turn of the event loop reach another process each once, in one statement', async () => {
+    const a = await process_();
+    const b = await process_();
+    const heardByB: string[] = [];
+    b.subscribe((id) => heardByB.push(id));
+    const pool = databases.at(-2)!.pool;
+    let statements = 0;
+    const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+    (pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      statements += 1;
+      return query(...args);
+    };
+    for (const id of ['q_a', 'q_b', 'q_a', 'q_c']) a.publish(id);
+    const deadline = Date.now() + 5_000;
+    while (heardByB.length < 3 && Date.now() < deadline) await sleep(20);
+    await sleep(200);
+    expect(heardByB.sort()).toEqual(['q_a', 'q_b', 'q_c']);
+    expect(statements).toBe(1);
+  });
+
   it('a payload without a process token (an older process) counts as another process’s', async () => {
     const a = await process_();
     const heard: string[] = [];

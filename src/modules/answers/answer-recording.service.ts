@@ -1,181 +1,118 @@
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { newAttestationRef, newId } from '../../lib/ids.ts';
-import { notFound, validationError } from '../../lib/errors.ts';
+import { isDatabaseUnavailable, TransactionConflictError } from '../../lib/database-errors.ts';
+import { createGroupCommit, type Settled } from '../../lib/group-commit.ts';
 import type { CreditHolds } from '../credits/credits.holds.ts';
 import type { QuestionsRepository } from '../questions/questions.repository.ts';
 import type { LifecycleService } from '../questions/lifecycle.service.ts';
-import { readAnswer, storedAnswer, type AnswerInput } from '../draft/answer-format.ts';
-import { storedDraft } from '../draft/stored-draft.ts';
-import { answerSentiment } from '../text/sentiment.ts';
+import type { AnswerInput } from '../draft/answer-format.ts';
 import type { HeadsRepository } from '../panel/heads.repository.ts';
-import { reachOf, type Targeting } from '../panel/targeting.ts';
 import type { AnswersRepository } from './answers.repository.ts';
+import { headsToCheck, planBatch, type AnswerExtra, type AnswerFrom, type AnswerSubmission, type RecordOutcome } from './answer-batch.ts';
+
+export type { AnswerFrom, AnswerState, QuestionAfter, RecordOutcome } from './answer-batch.ts';
+
+/**
+ * The most answers in one transaction. Bigger batches gain little once a batch's fixed cost
+ * (its ~7 statements) is shared by tens of answers, and a batch holds its questions' row locks
+ * while it is written.
+ */
+const MAX_BATCH = 64;
 
 /**
  * The one way an answer enters Headcount, whoever gives it (a head in the app, a simulated head,
- * a person through the answer link). In one transaction, with the question row locked so
- * concurrent answers queue up: the question must be live and not full, the head must not have
- * answered it, the answer must fit the type; then the answer is stored, its credits leave the
- * hold, the counts and tally move, and the n-th answer completes the question.
+ * a person through the answer link). Answers arriving together are written together, by group
+ * commit (lib/group-commit.ts): one transaction per batch, each caller answered after its
+ * batch commits. In the transaction, with the batch's question rows locked in id order so
+ * concurrent answers queue up: each question must be live and not full, each head must not have
+ * answered it, each answer must fit the type, in arrival order (answer-batch.ts); then the
+ * answers are stored, the counts and tallies move, the n-th answer completes its question, and the
+ * answers' credits leave their holds. The statements per batch, whatever its size: lock the
+ * questions; the nonces seen before (link answers); the panel heads' checks; the insert; the
+ * counts; a close per completed question; the holds.
+ *
+ * Lock order (docs/credits.md): the questions, in id order; for each question completed, its
+ * follow-ups and its account's balance (the close's refund); then the balances the answers
+ * spend from, in account order.
+ *
+ * An answer refused by a rule (full, closed, not eligible, not valid) is answered alone while the
+ * rest of its batch is written. A batch whose statements fail is written again one answer per
+ * transaction, so an answer that makes SQL fail fails alone.
  */
-export type AnswerState = 'live' | 'scheduled' | 'closed' | 'full';
-
-export interface AnswerFrom {
-  /** A panel head (null for an anonymous link answer). */
-  headId: string | null;
-  source: 'panel' | 'link' | 'simulator';
-  /** Link answers count as tier 1 with no profile (ARCHITECTURE §4). */
-  tier: number;
-  country?: string | null;
-  ageBand?: string | null;
-  gender?: string | null;
-  tags?: string[];
-}
-
-export interface RecordOutcome {
-  accepted: boolean;
-  state: AnswerState;
-  /** Why an answer was not accepted, in words. */
-  reason?: 'not_live' | 'full' | 'already_answered' | 'not_eligible';
-  attestationRef?: string;
-  completed?: boolean;
-  /** The same nonce was recorded before: this is its outcome again. */
-  replayed?: boolean;
-  /**
-   * With `withQuestion`: the question as this call left it (under its row lock), so a caller
-   * can show its state without reading it again (the answer link, docs/answer-link.md).
-   */
-  question?: QuestionAfter;
-}
-
-/** What the recorder knows about the question once the answer is in (or refused). */
-export interface QuestionAfter {
-  status: string;
-  answered: number;
-  n: number;
-  closes_at: Date | null;
-}
-
 export function createAnswerRecordingService(deps: {
   db: Db;
   clock: Clock;
   repo: AnswersRepository;
-  heads: Pick<HeadsRepository, 'findTargeted'>;
+  heads: Pick<HeadsRepository, 'answeringHeads'>;
   questions: QuestionsRepository;
   holds: CreditHolds;
   lifecycle: Pick<LifecycleService, 'close' | 'afterCommit'>;
   changed(questionId: string): void;
 }) {
-  const { db, clock, repo, heads, questions, holds } = deps;
+  const { db, clock, repo, heads, questions, holds, lifecycle } = deps;
 
-  /**
-   * Panel heads only: a follow-up goes to the heads who answered its parent, and variants of one
-   * question go to disjoint heads (docs/asking.md).
-   */
-  async function eligible(tx: Db, q: { id: string; parent_id: string | null; variant_group: string | null }, headId: string): Promise<boolean> {
-    if (q.parent_id && !(await repo.hasAnswered(q.parent_id, headId, tx))) return false;
-    return !(await repo.answeredOtherVariant(headId, q.id, q.variant_group ?? q.id, tx));
+  /** The batch's work inside its transaction; `touched` collects the questions to announce after commit. */
+  async function writeInTransaction(tx: Db, submissions: readonly AnswerSubmission[], touched: Set<string>): Promise<Array<Settled<RecordOutcome>>> {
+    const locked = await questions.lockMany([...new Set(submissions.map((s) => s.questionId))], tx);
+    const byId = new Map(locked.map((q) => [q.id, q]));
+    const noncePairs = submissions.flatMap((s) => (s.extra.nonce && byId.has(s.questionId) ? [{ questionId: s.questionId, nonce: s.extra.nonce }] : []));
+    const earlierNonces = await repo.findByNonces(noncePairs, tx);
+    const checks = headsToCheck(submissions, byId);
+    const at = clock.now();
+    const plan = planBatch(
+      submissions,
+      {
+        questions: byId,
+        earlierNonces,
+        heads: checks.length > 0 ? await heads.answeringHeads(checks, tx) : [],
+      },
+      at,
+    );
+    const stored = await repo.insertMany(plan.answers, tx);
+    // The plan checked every head under the questions' locks: a row left out means the checks
+    // and the unique index disagree, and the batch must not count answers it did not store.
+    if (stored.length !== plan.answers.length) throw new Error(`answers batch: ${plan.answers.length - stored.length} of ${plan.answers.length} answers were not stored`);
+    await questions.setAnswerCounts(plan.counts, at, tx);
+    for (const counted of plan.counts) touched.add(counted.id);
+    // Close before touching the balances: lock order is question, follow-ups, balance
+    // (lifecycle-transitions.ts), or a follow-up's own answer would deadlock with this batch.
+    for (const q of plan.closes) await lifecycle.close(tx, q, 'complete', at, touched);
+    await holds.spend(plan.spends, at, tx);
+    return plan.outcomes;
   }
 
-  /** The head, if it exists and the question's targeting and tier reach it (a follow-up: any head; see eligible). */
-  function matchingHead(tx: Db, q: { parent_id: string | null; tier: number }, targeting: Targeting, headId: string) {
-    return heads.findTargeted(headId, q.parent_id ? {} : targeting, q.parent_id ? null : q.tier, tx);
+  async function writeBatch(submissions: AnswerSubmission[]): Promise<Array<Settled<RecordOutcome>>> {
+    const touched = new Set<string>();
+    const outcomes = await inTransaction(db, (tx) => {
+      touched.clear(); // (a retried attempt starts afresh: db/transaction.ts)
+      return writeInTransaction(tx, submissions, touched);
+    });
+    // Committed: from here nothing may throw, or the group commit would write the batch again.
+    for (const id of touched) deps.changed(id);
+    const completing = outcomes.some((o) => o.ok && o.value.completed);
+    if (!completing) return outcomes;
+    try {
+      await lifecycle.afterCommit();
+      return outcomes;
+    } catch (error) {
+      // The answers are stored; the callers whose answer completed a question hear that its
+      // follow-ups' timers could not be started (the lifecycle sweep starts them later).
+      return outcomes.map((o) => (o.ok && o.value.completed ? { ok: false, error } : o));
+    }
   }
+
+  const batches = createGroupCommit<AnswerSubmission, RecordOutcome>({
+    maxBatch: MAX_BATCH,
+    write: writeBatch,
+    // The database is down, or concurrent work aborted the batch at every attempt: one by one would fail too.
+    failsAll: (error) => isDatabaseUnavailable(error) || error instanceof TransactionConflictError,
+  });
 
   return {
-    async record(
-      questionId: string,
-      from: AnswerFrom,
-      answer: AnswerInput,
-      extra: { dwellMs?: number; nonce?: string; locale?: string; interrupted?: boolean; withQuestion?: boolean } = {},
-    ): Promise<RecordOutcome> {
-      const touched = new Set<string>();
-      let after: QuestionAfter | undefined;
-      const outcome = await inTransaction(db, async (tx): Promise<RecordOutcome> => {
-        touched.clear(); // (a retried attempt starts afresh: db/transaction.ts)
-        const q = await questions.lock(questionId, tx);
-        if (!q) throw notFound('No such question.');
-        after = { status: q.status, answered: q.answered, n: q.n, closes_at: q.closes_at };
-        // A retried page load (same nonce) gets its first outcome back; the question row lock
-        // orders it after the first attempt, so it can never be recorded twice.
-        if (extra.nonce) {
-          const earlier = await repo.findByNonce(q.id, extra.nonce, tx);
-          if (earlier) return { accepted: true, state: q.status === 'live' ? 'live' : q.answered >= q.n ? 'full' : 'closed', attestationRef: earlier.attestation_ref, replayed: true };
-        }
-        if (q.status === 'scheduled') return { accepted: false, state: 'scheduled', reason: 'not_live' };
-        if (q.status !== 'live') return { accepted: false, state: q.answered >= q.n ? 'full' : 'closed', reason: 'not_live' };
-        if (q.answered >= q.n) return { accepted: false, state: 'full', reason: 'full' };
-        // Past its window a question takes no more answers, even before the expiry job runs.
-        if (q.closes_at && q.closes_at <= clock.now()) return { accepted: false, state: 'closed', reason: 'not_live' };
-
-        const draft = storedDraft(q.draft);
-        const read = readAnswer(draft, answer);
-        if (Array.isArray(read)) throw validationError(read);
-
-        let profile = from;
-        let grade: number | null = null;
-        if (from.headId) {
-          // A panel head's profile comes from the panel, not from the caller, and must match the
-          // targeting, or be a member of the question's audience at its grade or above.
-          const head = await matchingHead(tx, q, reachOf(draft.targeting, q), from.headId);
-          if (!head || !(await eligible(tx, q, from.headId))) return { accepted: false, state: 'live', reason: 'not_eligible' };
-          profile = { ...from, tier: head.tier, country: head.country, ageBand: head.age_band, gender: head.gender, tags: head.tags };
-          grade = head.grade;
-        }
-
-        const at = clock.now();
-        const attestationRef = newAttestationRef();
-        const inserted = await repo.insert(
-          {
-            id: newId('answer'),
-            question_id: q.id,
-            head_id: from.headId,
-            source: from.source,
-            tier: profile.tier,
-            country: profile.country ?? null,
-            age_band: profile.ageBand ?? null,
-            gender: profile.gender ?? null,
-            tags: profile.tags ?? [],
-            grade,
-            answer: JSON.stringify(storedAnswer(answer, read)),
-            option_label: read.optionLabel,
-            text: read.text,
-            reason: read.reason,
-            credits: q.credits_per_answer,
-            attestation_ref: attestationRef,
-            dwell_ms: extra.dwellMs ?? null,
-            nonce: extra.nonce ?? null,
-            locale: extra.locale ?? null,
-            interrupted: extra.interrupted ?? false,
-            sentiment: answerSentiment(draft.language, read.text, read.reason),
-            answered_at: at,
-          },
-          tx,
-        );
-        if (!inserted) return { accepted: false, state: 'live', reason: 'already_answered' };
-
-        const tally = { ...q.tally };
-        for (const key of read.tallyKeys) tally[key] = (tally[key] ?? 0) + 1;
-        const answered = q.answered + 1;
-        const spent = q.credits_spent + q.credits_per_answer;
-        await questions.update(q.id, { answered, credits_spent: spent, tally: JSON.stringify(tally), updated_at: at }, tx);
-        touched.add(q.id);
-
-        // The n-th answer completes the question, as does reaching a minAnswers set by PATCH.
-        // Close before touching the balance: lock order is question, follow-ups, balance
-        // (lifecycle-transitions.ts), or a follow-up's own answer would deadlock with this one.
-        const completes = answered >= q.n || (q.min_answers !== null && answered >= q.min_answers);
-        if (completes) await deps.lifecycle.close(tx, { ...q, answered, credits_spent: spent, tally }, 'complete', at, touched);
-        after = { ...after, answered, status: completes ? 'complete' : q.status };
-        await holds.spend(q.account_id, q.credits_per_answer, at, tx);
-        if (completes) return { accepted: true, state: answered >= q.n ? 'full' : 'closed', attestationRef, completed: true };
-        return { accepted: true, state: 'live', attestationRef };
-      });
-      for (const id of touched) deps.changed(id);
-      if (outcome.completed) await deps.lifecycle.afterCommit();
-      return extra.withQuestion && after ? { ...outcome, question: after } : outcome;
+    /** Records one answer; resolves once the batch it joined has committed. */
+    record(questionId: string, from: AnswerFrom, answer: AnswerInput, extra: AnswerExtra = {}): Promise<RecordOutcome> {
+      return batches.submit({ questionId, from, answer, extra });
     },
   };
 }

@@ -7,53 +7,41 @@ export type NewAnswer = Insertable<AnswersTable> & { tags: string[] };
 
 /**
  * SQL of the answers table: what the answer-recording service reads and writes under the
- * question's row lock, and the translation pass's reads and writes. Each method is one statement,
- * so the answer path's round trips (bench/: SQL per answer) are exactly the calls its service makes.
+ * questions' row locks, a batch at a time, and the translation pass's reads and writes. Each
+ * method is one statement, so the answer path's round trips (bench/: SQL per answer) are exactly
+ * the calls its service makes.
  */
 export function createAnswersRepository(db: Db) {
   return {
-    /** The attestation of the answer recorded earlier with this nonce (a retried page load), if any. */
-    async findByNonce(questionId: string, nonce: string, tx: Db = db): Promise<{ attestation_ref: string } | undefined> {
-      return tx.selectFrom('answers').select(['attestation_ref']).where('question_id', '=', questionId).where('nonce', '=', nonce).executeTakeFirst();
-    },
-
-    /** Whether the head answered the question (a follow-up goes only to heads who answered its parent). */
-    async hasAnswered(questionId: string, headId: string, tx: Db = db): Promise<boolean> {
-      const row = await tx.selectFrom('answers').select('id').where('question_id', '=', questionId).where('head_id', '=', headId).executeTakeFirst();
-      return row !== undefined;
+    /**
+     * The answers recorded earlier with these (question, nonce) pairs (retried page loads), in one
+     * statement: the pairs' questions and nonces are matched separately, then exactly in the caller.
+     */
+    async findByNonces(pairs: ReadonlyArray<{ questionId: string; nonce: string }>, tx: Db = db): Promise<Array<{ question_id: string; nonce: string; attestation_ref: string }>> {
+      if (pairs.length === 0) return [];
+      const rows = await tx
+        .selectFrom('answers')
+        .select(['question_id', 'nonce', 'attestation_ref'])
+        .where(sql<boolean>`question_id = any(${sql.val([...new Set(pairs.map((p) => p.questionId))])}::text[])`)
+        .where(sql<boolean>`nonce = any(${sql.val(pairs.map((p) => p.nonce))}::uuid[])`)
+        .execute();
+      return rows.filter((r): r is typeof r & { nonce: string } => r.nonce !== null);
     },
 
     /**
-     * Whether the head answered another question of the variant group `group` (the group's first
-     * question has the group's id; the others carry it as `variant_group`): variants go to
-     * disjoint heads.
+     * Stores answers in one statement, in the order given (their `seq` follows it), returning the
+     * ids stored. A panel head answers a question once (the unique index on question_id, head_id
+     * where head_id is not null): a row that would be a second answer is left out, not an error.
      */
-    async answeredOtherVariant(headId: string, questionId: string, group: string, tx: Db = db): Promise<boolean> {
-      const row = await tx
-        .selectFrom('answers as a')
-        .innerJoin('questions as g', 'g.id', 'a.question_id')
-        .select('a.id')
-        .where('a.head_id', '=', headId)
-        .where('g.id', '<>', questionId)
-        .where((eb) => eb.or([eb('g.id', '=', group), eb('g.variant_group', '=', group)]))
-        .limit(1)
-        .executeTakeFirst();
-      return row !== undefined;
-    },
-
-    /**
-     * Stores an answer; false when the head has answered the question already. A panel head
-     * answers a question once (the unique index on question_id, head_id where head_id is not
-     * null): a second answer, even one racing the first, inserts nothing instead of failing.
-     */
-    async insert(answer: NewAnswer, tx: Db = db): Promise<boolean> {
-      const inserted = await tx
+    async insertMany(answers: readonly NewAnswer[], tx: Db): Promise<string[]> {
+      if (answers.length === 0) return [];
+      const rows = await tx
         .insertInto('answers')
-        .values({ ...answer, tags: sql<string[]>`${sql.val(answer.tags)}::text[]` })
+        .values(answers.map((a) => ({ ...a, tags: sql<string[]>`${sql.val(a.tags)}::text[]` })))
         .onConflict((oc) => oc.columns(['question_id', 'head_id']).where('head_id', 'is not', null).doNothing())
         .returning('id')
-        .executeTakeFirst();
-      return inserted !== undefined;
+        .execute();
+      return rows.map((r) => r.id);
     },
 
     /**

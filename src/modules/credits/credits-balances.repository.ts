@@ -87,6 +87,21 @@ export function createCreditsBalancesRepository(db: Db) {
       await tx.updateTable('balances').set({ reserved: sql`reserved - ${amount}`, updated_at: at }).where('account_id', '=', accountId).execute();
     },
 
+    /**
+     * Answers of several accounts leave their holds (a batch of answers, answer-recording.service.ts):
+     * the balance rows are locked in account order first, the order every writer of several
+     * balances keeps, then moved in one statement.
+     */
+    async spendReservedMany(spends: ReadonlyArray<{ accountId: string; amount: number }>, at: Date, tx: Db): Promise<void> {
+      if (spends.length === 0) return;
+      if (spends.length === 1) return this.spendReserved(spends[0].accountId, spends[0].amount, at, tx);
+      const ids = spends.map((s) => s.accountId);
+      await tx.selectFrom('balances').select('account_id').where(sql<boolean>`account_id = any(${sql.val(ids)}::text[])`).orderBy('account_id').forUpdate().execute();
+      const values = sql.join(spends.map((s) => sql`(${s.accountId}::text, ${s.amount}::bigint)`));
+      await sql`UPDATE balances AS b SET reserved = b.reserved - v.amount, updated_at = ${at}
+        FROM (VALUES ${values}) AS v(account_id, amount) WHERE b.account_id = v.account_id`.execute(tx);
+    },
+
     /** What is left of a hold goes back to available. */
     async releaseReserved(accountId: string, amount: number, at: Date, tx: Db): Promise<void> {
       await tx

@@ -109,10 +109,13 @@ export function createCreditHolds(repo: CreditsRepository, alerts: CreditAlerts)
       if (moved.spentToday !== null) await alerts.capCharged(tx, { keyId: input.keyId!, cap: input.cap!, amount: input.amount, spentAfter: moved.spentToday, day, at: input.at });
     },
 
-    /** One answer's share leaves the hold (credits − reserved is unchanged). */
-    async spend(accountId: string, amount: number, at: Date, tx: Db): Promise<void> {
-      if (amount === 0) return;
-      await repo.spendReserved(accountId, amount, at, tx);
+    /**
+     * Answers' shares leave their accounts' holds (credits − reserved is unchanged): `amounts` is
+     * the sum per account of a batch of answers (several balances are locked in account order).
+     */
+    async spend(amounts: ReadonlyMap<string, number>, at: Date, tx: Db): Promise<void> {
+      const spends = [...amounts].filter(([, amount]) => amount !== 0).map(([accountId, amount]) => ({ accountId, amount }));
+      await repo.spendReservedMany(spends, at, tx);
     },
 
     /**

@@ -1,4 +1,4 @@
-import { sql, type Selectable, type SelectQueryBuilder } from 'kysely';
+import { sql, type RawBuilder, type Selectable, type SelectQueryBuilder } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { DB, HeadsTable, QuestionsTable } from '../../db/schema.ts';
 import { targetedTagGroups, type Targeting } from './targeting.ts';
@@ -50,6 +50,38 @@ function gradeIn(audience: Targeting['audience']) {
     : sql<number | null>`NULL::smallint`;
 }
 
+/** Whether head `h` answered question `question` (an id, or a column of the query). */
+function answeredBy(question: string | RawBuilder<string | null>) {
+  return sql<boolean>`EXISTS (SELECT 1 FROM answers a WHERE a.question_id = ${question} AND a.head_id = h.id)`;
+}
+
+/**
+ * Whether head `h` answered another question than `question` of the variant group `group` (the
+ * group's first question has the group's id; the others carry it as `variant_group`): variants go
+ * to disjoint heads.
+ */
+function answeredOtherVariant(question: string | RawBuilder<string>, group: string | RawBuilder<string>) {
+  return sql<boolean>`EXISTS (SELECT 1 FROM answers va JOIN questions g ON g.id = va.question_id
+    WHERE va.head_id = h.id AND g.id <> ${question} AND (g.id = ${group} OR g.variant_group = ${group}))`;
+}
+
+/** Panel heads about to answer a question, with what reaches them (answeringHeads). */
+export interface HeadsAnswering {
+  questionId: string;
+  targeting: Targeting;
+  tier: number | null;
+  headIds: string[];
+}
+
+/** A head the question reaches, with its profile and what decides whether its answer counts. */
+export type AnsweringHead = HeadProfile & {
+  question_id: string;
+  id: string;
+  answered: boolean;
+  answered_parent: boolean;
+  answered_other_variant: boolean;
+};
+
 /** SQL of the panel's heads: the seed, the simulator's reads and writes, and the recorder's targeting check. */
 export function createHeadsRepository(db: Db) {
   return {
@@ -72,15 +104,48 @@ export function createHeadsRepository(db: Db) {
     },
 
     /**
-     * The head `headId` if it exists and the targeting and tier reach it, with the profile an
-     * answer stores (the recorder takes a panel head's profile from here, never from the caller).
+     * For each question, the heads of its list that exist and that its reach (targeting and tier;
+     * a follow-up: any head) includes, with the profile an answer stores (the recorder takes a panel
+     * head's profile from here, never from the caller) and whether the head answered the question,
+     * its parent (true without one), or another question of its variant group. One statement for
+     * every question of a batch of answers.
      */
-    async findTargeted(headId: string, targeting: Targeting, tier: number | null, tx: Db = db): Promise<HeadProfile | undefined> {
-      return applyTargeting(
-        tx.selectFrom('heads as h').select(['h.tier', 'h.country', 'h.age_band', 'h.gender', 'h.tags', gradeIn(targeting.audience).as('grade')]).where('h.id', '=', headId),
-        targeting,
-        tier,
-      ).executeTakeFirst();
+    async answeringHeads(asks: readonly HeadsAnswering[], tx: Db = db): Promise<AnsweringHead[]> {
+      // One part per distinct reach (usually one for a whole batch): a part's questions and heads
+      // go as pairs, so the statement's text, and the time PostgreSQL takes to plan it, does not
+      // grow with the number of questions.
+      const parts = new Map<string, { targeting: Targeting; tier: number | null; questionIds: string[]; headIds: string[] }>();
+      for (const ask of asks) {
+        const reach = JSON.stringify([ask.targeting, ask.tier]);
+        const part = parts.get(reach) ?? { targeting: ask.targeting, tier: ask.tier, questionIds: [], headIds: [] };
+        parts.set(reach, part);
+        for (const headId of ask.headIds) {
+          part.questionIds.push(ask.questionId);
+          part.headIds.push(headId);
+        }
+      }
+      const selects = [...parts.values()].map((part) => {
+        const reached = applyTargeting(tx.selectFrom('heads as h').select('h.id').where(sql<boolean>`h.id = any(${sql.val(part.headIds)}::text[])`), part.targeting, part.tier);
+        return tx
+          .selectFrom(['heads as h', 'questions as q'])
+          .select([
+            'q.id as question_id',
+            'h.id',
+            'h.tier',
+            'h.country',
+            'h.age_band',
+            'h.gender',
+            'h.tags',
+            gradeIn(part.targeting.audience).as('grade'),
+            answeredBy(sql.ref<string>('q.id')).as('answered'),
+            sql<boolean>`(q.parent_id IS NULL OR ${answeredBy(sql.ref<string | null>('q.parent_id'))})`.as('answered_parent'),
+            answeredOtherVariant(sql.ref<string>('q.id'), sql<string>`coalesce(q.variant_group, q.id)`).as('answered_other_variant'),
+          ])
+          .where(sql<boolean>`(q.id, h.id) IN (SELECT * FROM unnest(${sql.val(part.questionIds)}::text[], ${sql.val(part.headIds)}::text[]))`)
+          .where('h.id', 'in', reached);
+      });
+      if (selects.length === 0) return [];
+      return selects.slice(1).reduce((all, one) => all.unionAll(one), selects[0]).execute();
     },
 
     /** Live questions simulated heads may answer, oldest first. */
@@ -101,7 +166,7 @@ export function createHeadsRepository(db: Db) {
     /**
      * Simulated heads who may answer question `questionId`, in an order fixed by `salt`, at most
      * `limit`. Reached by `targeting` and `tier` (see applyTargeting); then what the recorder checks
-     * (answer-recording.service.ts `eligible`): not answered yet, for a follow-up (`parentId`) only
+     * (answeringHeads): not answered yet, for a follow-up (`parentId`) only
      * heads who answered its parent, and one question per head in the variant group `group`.
      */
     async simulatedCandidates(
@@ -113,27 +178,8 @@ export function createHeadsRepository(db: Db) {
         c.targeting,
         c.tier,
       );
-      query = query.where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('answers as a').select(sql`1`.as('one')).whereRef('a.head_id', '=', 'h.id').where('a.question_id', '=', c.questionId))),
-      );
-      if (c.parentId) {
-        const parentId = c.parentId;
-        query = query.where(({ exists, selectFrom }) =>
-          exists(selectFrom('answers as p').select(sql`1`.as('one')).whereRef('p.head_id', '=', 'h.id').where('p.question_id', '=', parentId)),
-        );
-      }
-      query = query.where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('answers as va')
-              .innerJoin('questions as g', 'g.id', 'va.question_id')
-              .select(sql`1`.as('one'))
-              .whereRef('va.head_id', '=', 'h.id')
-              .where('g.id', '<>', c.questionId)
-              .where((eb) => eb.or([eb('g.id', '=', c.group), eb('g.variant_group', '=', c.group)])),
-          ),
-        ),
-      );
+      query = query.where(sql<boolean>`NOT ${answeredBy(c.questionId)}`).where(sql<boolean>`NOT ${answeredOtherVariant(c.questionId, c.group)}`);
+      if (c.parentId) query = query.where(answeredBy(c.parentId));
       // Head ids are random per database: order by what the panel seed determines (creation time
       // and profile), salted per draw, so one seed gives the same heads on every database.
       return query

@@ -86,22 +86,30 @@ export function createQuestionAnswerer(deps: QuestionAnswererDeps) {
       if (want <= 0) return;
       const salt = Math.floor(rng() * 2 ** 31);
       const heads = await candidates(q, salt, want);
+      // The tick's answers go to the recorder together, so they share one transaction (group
+      // commit); each is still checked alone, in this order, as if it came by itself.
+      const answers: Array<{ head: (typeof heads)[number]; answer: AnswerInput; dwell: number }> = [];
       for (const head of heads) {
         const answer = generateAnswer(q.draft, profile, rng);
-        if (!answer) return;
-        const dwell = dwellMs(q.draft, answer, rng);
-        const outcome = await recorder.record(
-          q.id,
-          { headId: head.id, source: 'simulator', tier: head.tier, country: head.country, ageBand: head.age_band, gender: head.gender, tags: head.tags ?? [] },
-          answer,
-          { dwellMs: dwell },
-        );
-        if (outcome.accepted) answeredBy.push(head.id);
-        if (outcome.completed) log?.info({ questionId: q.id, n: q.n }, 'simulated heads completed a question');
-        // Closed or filled meanwhile (by a link answer, a cancel, the expiry job): stop here.
-        if (outcome.reason === 'not_live' || outcome.reason === 'full') return;
-        // 'not_eligible' / 'already_answered': a race with another answer; skip the head.
+        if (!answer) break;
+        answers.push({ head, answer, dwell: dwellMs(q.draft, answer, rng) });
       }
+      const outcomes = await Promise.all(
+        answers.map(({ head, answer, dwell }) =>
+          recorder.record(
+            q.id,
+            { headId: head.id, source: 'simulator', tier: head.tier, country: head.country, ageBand: head.age_band, gender: head.gender, tags: head.tags ?? [] },
+            answer,
+            { dwellMs: dwell },
+          ),
+        ),
+      );
+      // Refused ones: closed or filled meanwhile (by a link answer, a cancel, the expiry job), or
+      // a race with another answer ('not_eligible' / 'already_answered'): those heads are skipped.
+      outcomes.forEach((outcome, i) => {
+        if (outcome.accepted) answeredBy.push(answers[i].head.id);
+        if (outcome.completed) log?.info({ questionId: q.id, n: q.n }, 'simulated heads completed a question');
+      });
     },
   };
 }

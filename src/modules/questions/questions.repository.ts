@@ -100,6 +100,27 @@ export function createQuestionsRepository(db: Db) {
       return tx.selectFrom('questions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
     },
 
+    /**
+     * Locks several question rows, in id order (so two batches of answers locking overlapping
+     * sets never wait on each other in a cycle): with ORDER BY, PostgreSQL locks the rows as they
+     * come out of the sort.
+     */
+    async lockMany(ids: readonly string[], tx: Db): Promise<Array<Selectable<QuestionsTable>>> {
+      if (ids.length === 0) return [];
+      return tx.selectFrom('questions').selectAll().where(sql<boolean>`id = any(${sql.val([...ids])}::text[])`).orderBy('id').forUpdate().execute();
+    },
+
+    /**
+     * Sets the counts a batch of answers moved (answers so far, credits spent, tally) on several
+     * questions in one statement; the caller holds their row locks (lockMany).
+     */
+    async setAnswerCounts(rows: ReadonlyArray<{ id: string; answered: number; creditsSpent: number; tally: Record<string, number> }>, at: Date, tx: Db): Promise<void> {
+      if (rows.length === 0) return;
+      const values = sql.join(rows.map((r) => sql`(${r.id}::text, ${r.answered}::int, ${r.creditsSpent}::bigint, ${JSON.stringify(r.tally)}::jsonb)`));
+      await sql`UPDATE questions AS q SET answered = v.answered, credits_spent = v.spent, tally = v.tally, updated_at = ${at}
+        FROM (VALUES ${values}) AS v(id, answered, spent, tally) WHERE q.id = v.id`.execute(tx);
+    },
+
     async update(id: string, values: Updateable<QuestionsTable>, tx: Db): Promise<void> {
       await tx.updateTable('questions').set(values).where('id', '=', id).execute();
     },

@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { answer, ask, choiceDraft, expectReconciled, fundedKey, money, seedHeads, type Head, type Json } from '../helpers/questions.ts';
+import type { RecordOutcome } from '../../src/modules/answers/answer-recording.service.ts';
+
+/**
+ * Group commit of answers (issue 15, answer-recording.service.ts): answers that arrive together
+ * are written in one transaction, and each is still judged exactly as if it had come alone, in
+ * arrival order: the places left, a head's earlier answers and variants, a nonce's first outcome,
+ * the answer's own validity. What a batch shares is visible in the database: the rows one
+ * transaction inserted carry its transaction id (`xmin`).
+ */
+let t: TestApp;
+let heads: Head[];
+let next = 0;
+const fresh = (count: number) => heads.slice(next, (next += count));
+
+beforeAll(async () => {
+  t = await createTestApp({ env: { DATABASE_POOL_SIZE: '10' } });
+  heads = (await seedHeads(t, 300)).filter((h) => h.tier === 1);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+type Settled = { ok: true; value: RecordOutcome } | { ok: false; code: string };
+const settle = (p: Promise<RecordOutcome>): Promise<Settled> => p.then((value) => ({ ok: true as const, value }), (error: { code?: string }) => ({ ok: false as const, code: error.code ?? String(error) }));
+
+async function transactionsOf(questionIds: string[]): Promise<number> {
+  const rows = await sql<{ n: number }>`SELECT count(DISTINCT xmin::text)::int AS n FROM answers WHERE question_id = any(${questionIds}::text[])`.execute(t.db);
+  return rows.rows[0].n;
+}
+
+describe('answers arriving together', () => {
+  it('share a transaction; places, repeated heads, bad answers and unknown questions are judged one by one', async () => {
+    const key = await fundedKey(t, 10_000);
+    const small = await ask(t, key, choiceDraft({ n: 10 }));
+    const roomy = await ask(t, key, choiceDraft({ n: 20 }));
+    const before = await money(t, key);
+    const crowd = fresh(16);
+    const others = fresh(6);
+    const calls = [
+      ...crowd.map((h, i) => answer(t, small.id, h, { option: i % 2 })),
+      ...others.map((h) => answer(t, roomy.id, h, { option: 1 })),
+      answer(t, roomy.id, others[0], { option: 0 }), // the same head again
+      answer(t, roomy.id, fresh(1)[0], { option: 7 }), // no such option
+      answer(t, 'q_doesnotexist000000000000', fresh(1)[0]),
+    ];
+    const outcomes = await Promise.all(calls.map(settle));
+
+    const onSmall = outcomes.slice(0, 16);
+    expect(onSmall.filter((o) => o.ok && o.value.accepted)).toHaveLength(10);
+    expect(onSmall.filter((o) => o.ok && o.value.completed)).toHaveLength(1);
+    // After the 10th, as one at a time would: the question is complete, full.
+    for (const o of onSmall.filter((o) => o.ok && !o.value.accepted)) expect(o).toEqual({ ok: true, value: { accepted: false, state: 'full', reason: 'not_live' } });
+    expect(outcomes.slice(16, 22).every((o) => o.ok && o.value.accepted && o.value.state === 'live')).toBe(true);
+    expect(outcomes[22]).toEqual({ ok: true, value: { accepted: false, state: 'live', reason: 'already_answered' } });
+    expect(outcomes[23]).toEqual({ ok: false, code: 'validation_failed' });
+    expect(outcomes[24]).toEqual({ ok: false, code: 'not_found' });
+
+    const rows = await t.db.selectFrom('questions').select(['id', 'status', 'answered', 'credits_spent', 'credits_per_answer', 'tally']).where('id', 'in', [small.id, roomy.id]).orderBy('n').execute();
+    expect(rows[0]).toMatchObject({ status: 'complete', answered: 10, credits_spent: 10 * rows[0].credits_per_answer });
+    expect(rows[1]).toMatchObject({ status: 'live', answered: 6, credits_spent: 6 * rows[1].credits_per_answer, tally: { Pocket: 6 } });
+    const stored = await t.db.selectFrom('answers').select(['question_id', 'option_label']).where('question_id', 'in', [small.id, roomy.id]).execute();
+    expect(stored).toHaveLength(16);
+    // The tally is the stored answers, counted.
+    const smallTally: Json = {};
+    for (const s of stored.filter((s) => s.question_id === small.id)) smallTally[s.option_label!] = (smallTally[s.option_label!] ?? 0) + 1;
+    expect(rows[0].tally).toEqual(smallTally);
+    // 25 calls, far fewer transactions (the first call of the event loop's turn may go alone).
+    expect(await transactionsOf([small.id, roomy.id])).toBeLessThanOrEqual(3);
+
+    // 16 answers' credits left the holds; nothing came back to available (the n-th answer leaves nothing to refund).
+    const after = await money(t, key);
+    expect(after.reserved).toBe(before.reserved - 16 * small.creditsPerAnswer);
+    expect(after.available).toBe(before.available);
+    await expectReconciled(t);
+  });
+
+  it('a nonce sent twice in one batch is recorded once; both calls get its attestation', async () => {
+    const key = await fundedKey(t, 10_000);
+    const q = await ask(t, key, choiceDraft({ n: 10 }));
+    const nonce = randomUUID();
+    const link = { headId: null, source: 'link' as const, tier: 1 };
+    const [first, again, other] = await Promise.all([
+      t.container.answers.record(q.id, link, { option: 0 }, { nonce, withQuestion: true }),
+      t.container.answers.record(q.id, link, { option: 1 }, { nonce: nonce.toUpperCase(), withQuestion: true }),
+      t.container.answers.record(q.id, link, { option: 1 }, { nonce: randomUUID(), withQuestion: true }),
+    ]);
+    expect(first).toMatchObject({ accepted: true, state: 'live', question: { answered: 1 } });
+    expect(again).toMatchObject({ accepted: true, replayed: true, attestationRef: first.attestationRef, question: { answered: 1 } });
+    expect(other).toMatchObject({ accepted: true, question: { answered: 2 } });
+    const stored = await t.db.selectFrom('answers').select(['option_label', 'attestation_ref']).where('question_id', '=', q.id).orderBy('seq').execute();
+    expect(stored).toEqual([
+      { option_label: 'Penny', attestation_ref: first.attestationRef },
+      { option_label: 'Pocket', attestation_ref: other.attestationRef },
+    ]);
+  });
+
+  it('one head answering two variants of a question at once gets only the first', async () => {
+    const key = await fundedKey(t, 10_000);
+    const original = await ask(t, key, choiceDraft({ n: 10 }));
+    const variant = await ask(t, key, { variantOf: original.id, draft: { type: 'single_choice', text: 'Which name sounds most trustworthy for a savings app?' } });
+    const [head] = fresh(1);
+    const [a, b] = await Promise.all([answer(t, original.id, head), answer(t, variant.id, head)]);
+    expect(a).toMatchObject({ accepted: true });
+    expect(b).toEqual({ accepted: false, state: 'live', reason: 'not_eligible' });
+    await expectReconciled(t);
+  });
+
+  it('an answer whose row the database refuses fails alone: the rest of its batch is written', async () => {
+    const key = await fundedKey(t, 10_000);
+    const q = await ask(t, key, choiceDraft({ n: 10 }));
+    // A stand-in for any statement error one answer can cause: the database refuses this one row.
+    await sql`CREATE FUNCTION refuse_4242() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.dwell_ms = 4242 THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$`.execute(t.db);
+    await sql`CREATE TRIGGER refuse_4242 BEFORE INSERT ON answers FOR EACH ROW EXECUTE FUNCTION refuse_4242()`.execute(t.db);
+    try {
+      const link = { headId: null, source: 'link' as const, tier: 1 };
+      const outcomes = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => settle(t.container.answers.record(q.id, link, { option: i % 2 }, { nonce: randomUUID(), dwellMs: i === 3 ? 4242 : 1000 + i }))),
+      );
+      expect(outcomes[3].ok).toBe(false);
+      expect(outcomes.filter((o) => o.ok && o.value.accepted)).toHaveLength(7);
+      const row = await t.db.selectFrom('questions').select(['answered']).where('id', '=', q.id).executeTakeFirstOrThrow();
+      expect(row.answered).toBe(7);
+      const stored = await t.db.selectFrom('answers').select('dwell_ms').where('question_id', '=', q.id).execute();
+      expect(stored.map((s) => s.dwell_ms).sort()).toEqual([1000, 1001, 1002, 1004, 1005, 1006, 1007]);
+    } finally {
+      await sql`DROP TRIGGER refuse_4242 ON answers`.execute(t.db);
+      await sql`DROP FUNCTION refuse_4242()`.execute(t.db);
+    }
+    await expectReconciled(t);
+  });
+
+  it('answers to questions of several accounts move each balance by its own answers only', async () => {
+    const keys = await Promise.all([fundedKey(t, 5_000), fundedKey(t, 5_000), fundedKey(t, 5_000)]);
+    const questions = [];
+    for (const key of keys) questions.push(await ask(t, key, choiceDraft({ n: 10 })));
+    const before = await Promise.all(keys.map((k) => money(t, k)));
+    const counts = [3, 5, 7];
+    await Promise.all(questions.flatMap((q, i) => fresh(counts[i]).map((h) => answer(t, q.id, h))));
+    for (const [i, key] of keys.entries()) {
+      const now = await money(t, key);
+      expect(now.reserved).toBe(before[i].reserved - counts[i] * questions[i].creditsPerAnswer);
+      expect(now.available).toBe(before[i].available);
+    }
+    expect(await transactionsOf(questions.map((q) => q.id))).toBeLessThanOrEqual(2);
+    await expectReconciled(t);
+  });
+});
