@@ -34,14 +34,11 @@ export interface GroupCommitOptions<I, T> {
 export interface GroupCommit<I, T> {
   /** Queues `item` for the next batch; settles after that batch's transaction ends. */
   submit(item: I): Promise<T>;
-  /** Resolves when nothing is queued or being written (a graceful stop waits for this). */
-  idle(): Promise<void>;
 }
 
 export function createGroupCommit<I, T>(options: GroupCommitOptions<I, T>): GroupCommit<I, T> {
   const queue: Array<Waiting<I, T>> = [];
   let running = false;
-  let idleWaiters: Array<() => void> = [];
 
   function settle(waiting: Waiting<I, T>, outcome: Settled<T> | undefined): void {
     if (!outcome) waiting.reject(new Error('group commit: the batch writer returned no outcome for an item'));
@@ -73,9 +70,6 @@ export function createGroupCommit<I, T>(options: GroupCommitOptions<I, T>): Grou
       }
     } finally {
       running = false;
-      const waiters = idleWaiters;
-      idleWaiters = [];
-      for (const wake of waiters) wake();
     }
   }
 
@@ -89,10 +83,6 @@ export function createGroupCommit<I, T>(options: GroupCommitOptions<I, T>): Grou
         running = true;
         setImmediate(() => void drain());
       });
-    },
-    idle(): Promise<void> {
-      if (!running && queue.length === 0) return Promise.resolve();
-      return new Promise((resolve) => idleWaiters.push(resolve));
     },
   };
 }
