@@ -12,6 +12,7 @@ import { formatStartup, measureStartup, STARTUP_ID, STARTUP_RUNS, type StartupRe
 import { formatGoals, goalRows } from './lib/goals.ts';
 import type { InAppScenario, RequestSetup, Scenario, TargetName, WaitScenario, WebhookScenario } from './scenarios/types.ts';
 import { SITEVERIFY_PATH, type AppServerOptions, type DriveResult } from './lib/protocol.ts';
+import { databaseCpuMicros, isLocalDatabase } from './lib/database-cpu.ts';
 
 /**
  * `npm run bench`: starts the servers (bare Fastify, the real app on a throwaway database) as child
@@ -116,6 +117,11 @@ async function main(): Promise<RunReport> {
   /** A ratio: two decimals, or two significant figures below 0.1 (a row 150× slower than bare is 0.0067, not 0.01). */
   const ratioOf = (a: number, b: number) => (a / b >= 0.1 ? round2(a / b) : Number((a / b).toPrecision(2)));
   const perRequest = (count: number, completed: number) => Math.round((count / Math.max(1, completed)) * 1000) / 1000;
+  /**
+   * The PostgreSQL server's CPU so far (lib/database-cpu.ts), when the bench runs on a server of
+   * this machine; null on the embedded database (its work is in the app's CPU) or a remote server.
+   */
+  const dbCpu = (): number | null => (options.databaseUrl && isLocalDatabase(options.databaseUrl) ? databaseCpuMicros() : null);
   /** What each HTTP row's prepare made, so a row used as another's baseline is re-run with its own requests. */
   const setups = new Map<string, RequestSetup | undefined>();
   const serverSet = { get: (name: TargetName) => servers.get(name) };
@@ -137,8 +143,17 @@ async function main(): Promise<RunReport> {
 
   /** The plain single-row INSERT transaction, right after a write row, at the same concurrency. */
   async function insertTxn(app: RunningServer) {
+    const dbBefore = dbCpu();
     const run = await app.call('insert.run', closedLoop, (options.seconds + 60) * 1000);
-    return { perSecond: run.perSecond, p50: run.latencyMs.p50, p99: run.latencyMs.p99, errors: run.errors };
+    const dbAfter = dbCpu();
+    return {
+      perSecond: run.perSecond,
+      p50: run.latencyMs.p50,
+      p99: run.latencyMs.p99,
+      errors: run.errors,
+      appCpuMs: perRequest(run.cpuMicros / 1000, run.completed),
+      dbCpuMs: dbBefore === null || dbAfter === null ? null : perRequest((dbAfter - dbBefore) / 1000, run.completed),
+    };
   }
 
   async function httpRow(scenario: Scenario): Promise<ScenarioReport> {
@@ -150,8 +165,10 @@ async function main(): Promise<RunReport> {
     // Before the counters are read, so what start and end do themselves is not in the row.
     await setup?.measured?.start();
     const before = await quiet(server);
+    const dbBefore = dbCpu();
     const result = await runLoad(server.baseUrl, scenario, measured, setup);
     const after = await quiet(server);
+    const dbAfter = dbCpu();
     const runFacts = (await setup?.measured?.end()) ?? {};
     const notOk = Object.entries(result.outcomes ?? {}).reduce((sum, [outcome, count]) => (outcome === 'ok' ? sum : sum + count), 0);
     const handled = after.requests - before.requests;
@@ -180,6 +197,7 @@ async function main(): Promise<RunReport> {
       sqlPerRequest: scenario.target === 'bare' ? null : perRequest(after.queries - before.queries, handled),
       otherSqlPerRequest: scenario.target === 'bare' ? null : perRequest(after.otherQueries - before.otherQueries, handled),
       appCpuMsPerRequest: perRequest((after.cpuMicros - before.cpuMicros) / 1000, handled),
+      dbCpuMsPerRequest: scenario.target === 'bare' || dbBefore === null || dbAfter === null ? null : perRequest((dbAfter - dbBefore) / 1000, handled),
       ...(setup?.facts || setup?.measured ? { setup: { ...setup.facts, ...runFacts } } : {}),
       flagged,
     };
@@ -195,7 +213,9 @@ async function main(): Promise<RunReport> {
     const server = servers.get(scenario.target)!;
     const setup = await scenario.prepare(server);
     await scenario.run(server, { seconds: options.warmupSeconds, concurrency: options.connections });
+    const dbBefore = dbCpu();
     const run: DriveResult = await scenario.run(server, closedLoop);
+    const dbAfter = dbCpu();
     const insert = scenario.insertBaseline ? await insertTxn(server) : null;
     const rejected = Object.values(run.rejected).reduce((a, b) => a + b, 0);
     const flagged = rejected + run.errors > 0 || (insert?.errors ?? 0) > 0;
@@ -224,6 +244,7 @@ async function main(): Promise<RunReport> {
       sqlPerRequest: perRequest(run.queries, run.completed),
       otherSqlPerRequest: perRequest(run.otherQueries, run.completed),
       appCpuMsPerRequest: perRequest(run.cpuMicros / 1000, run.completed),
+      dbCpuMsPerRequest: dbBefore === null || dbAfter === null ? null : perRequest((dbAfter - dbBefore) / 1000, run.completed),
       setup,
       flagged,
     };

@@ -1,6 +1,7 @@
 import type { Config } from './config.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import type { Database } from './db/database.ts';
+import { sqlExecutor } from './db/transaction.ts';
 import { createAccountsRepository } from './modules/accounts/accounts.repository.ts';
 import { createAccountsService } from './modules/accounts/accounts.service.ts';
 import { createPoolRepository } from './modules/panel/pool.repository.ts';
@@ -166,11 +167,12 @@ export function createContainer(config: Config, database: Database, clock: Clock
     publicBaseUrl: config.publicBaseUrl,
     ownFile: (url) => uploads.ownFile(url),
     effects: {
-      async questionCreated(q) {
-        effects.changed(q.id);
-        if (q.status === 'scheduled') await timers.at(JOB_GO_LIVE, { id: q.id }, q.scheduledFor);
-        await timers.at(JOB_EXPIRE, { id: q.id }, q.closesAt);
+      async schedule(q, tx) {
+        const transaction = sqlExecutor(tx);
+        if (q.status === 'scheduled') await timers.at(JOB_GO_LIVE, { id: q.id }, q.scheduledFor, { transaction });
+        await timers.at(JOB_EXPIRE, { id: q.id }, q.closesAt, { transaction });
       },
+      questionCreated: (q) => effects.changed(q.id),
     },
   });
   const questions = createQuestionsService({ db, clock, repo: questionsRepo, projects: projectsRepo, lifecycle, publicBaseUrl: config.publicBaseUrl });

@@ -140,9 +140,8 @@ export interface DriveResult {
 }
 
 /**
- * Counters of the app child at one instant: its pool's statements (all, and those the webhook
- * dispatcher sent: its claims and attempts, counted by async context in servers/app.ts), its
- * other connections, the dispatcher's claims (calls, calls that claimed nothing, rows claimed),
+ * Counters of the app child at one instant: its pool's statements, those the webhook dispatcher
+ * sent (its claims and attempts, on a pool of its own in servers/app.ts), its other connections, the dispatcher's claims (calls, calls that claimed nothing, rows claimed),
  * its finished attempts per endpoint, and the process's CPU time.
  */
 export interface WebhookCounters {

@@ -1,4 +1,3 @@
-import type { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
 
 /**
@@ -8,28 +7,16 @@ import type pg from 'pg';
  * count is database round trips, the number that matters on the embedded database, where every
  * statement runs on the same thread as the HTTP server.
  */
-export function countQueries(pool: pg.Pool, scope?: AsyncLocalStorage<unknown>): QueryCounter {
+export function countQueries(pool: pg.Pool): () => number {
   let count = 0;
-  let inScope = 0;
   pool.on('connect', (client) => {
     const original = client.query.bind(client) as (...args: unknown[]) => unknown;
     (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
       count += 1;
-      if (scope?.getStore() !== undefined) inScope += 1;
       return original(...args);
     };
   });
-  return Object.assign(() => count, { inScope: () => inScope });
-}
-
-/**
- * The pool's statements so far; `inScope()`: those sent from inside `scope.run(…)` (the async
- * context carries through every await down to client.query, so work started there is counted
- * however it reaches the pool: the webhook dispatcher's claims and attempts, in servers/app.ts).
- */
-export interface QueryCounter {
-  (): number;
-  inScope(): number;
+  return () => count;
 }
 
 /**

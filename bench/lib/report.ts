@@ -48,7 +48,16 @@ export interface ScenarioReport {
    * app child, same concurrency, same database) measured right after this row, and this row's
    * rate relative to it (0.05 = one ask costs as much time as 20 plain insert transactions).
    */
-  insertTxn: { perSecond: number; p50: number; p99: number; errors: number } | null;
+  insertTxn: {
+    perSecond: number;
+    p50: number;
+    p99: number;
+    errors: number;
+    /** The app process's CPU per transaction (it runs in the app child, on a pool like the app's). */
+    appCpuMs: number;
+    /** The local PostgreSQL server's CPU per transaction; null on the embedded database (it is in appCpuMs). */
+    dbCpuMs: number | null;
+  } | null;
   vsInsertTxn: number | null;
   /** SQL statements of the app's pool per request the server handled during the measured run; null for the bare server. */
   sqlPerRequest: number | null;
@@ -60,6 +69,11 @@ export interface ScenarioReport {
    * CPU-bound (cpu × rate ≈ cores available) from waiting (locks, round trips).
    */
   appCpuMsPerRequest: number | null;
+  /**
+   * CPU time of the PostgreSQL server per completed request, in ms (lib/database-cpu.ts), when it
+   * runs on this machine; null on the embedded database, whose work is in appCpuMsPerRequest.
+   */
+  dbCpuMsPerRequest: number | null;
   /** What prepare set up (accounts, heads, questions). */
   setup?: Record<string, unknown>;
   /** Any non-2xx, error or timeout: the numbers are suspect. */
@@ -227,7 +241,7 @@ export function formatReport(report: RunReport): string {
       : 'Database: none (no app scenario selected)',
     `${settings.connections} connections (in-app rows: ${settings.connections} concurrent callers) · ${settings.warmupSeconds} s warm-up + ${settings.seconds} s measured per row · ${settings.loadGenerator}`,
   ];
-  const rows = [['scenario', 'request', 'req/s', 'bare req/s', 'vs bare', 'insert tx/s', 'vs insert', 'p50 ms', 'p99 ms', 'p50 vs bare', 'bytes/resp', 'SQL/req', '+jobs SQL', 'CPU ms/req', 'non-2xx/err']];
+  const rows = [['scenario', 'request', 'req/s', 'bare req/s', 'vs bare', 'insert tx/s', 'vs insert', 'p50 ms', 'p99 ms', 'p50 vs bare', 'bytes/resp', 'SQL/req', '+jobs SQL', 'CPU ms/req', 'DB CPU ms', 'insert tx CPU', 'non-2xx/err']];
   for (const s of report.scenarios) {
     const r = s.result;
     rows.push([
@@ -245,6 +259,8 @@ export function formatReport(report: RunReport): string {
       fixed(s.sqlPerRequest, 3),
       fixed(s.otherSqlPerRequest, 3),
       fixed(s.appCpuMsPerRequest, 3),
+      fixed(s.dbCpuMsPerRequest, 3),
+      s.insertTxn ? `${s.insertTxn.appCpuMs.toFixed(3)}${s.insertTxn.dbCpuMs === null ? '' : ` + ${s.insertTxn.dbCpuMs.toFixed(3)}`}` : '-',
       `${r.non2xx}/${r.errors + r.timeouts}`,
     ]);
   }

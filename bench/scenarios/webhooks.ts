@@ -173,7 +173,8 @@ async function runPhase(
   const run = await askMany(app.baseUrl, account.apiSecret, settings.events, settings.concurrency);
   const afterAsks: WebhookCounters = await app.call('webhooks.counters', {});
   const n = run.asked.length;
-  const appSql = (c: WebhookCounters) => c.queries - c.dispatcherQueries;
+  // The dispatcher has its own pool (servers/app.ts): the app pool's statements are the asks' own.
+  const appSql = (c: WebhookCounters) => c.queries;
   const asks: WebhookPhaseReport['asks'] = {
     sent: settings.events,
     created: n,

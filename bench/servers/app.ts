@@ -1,5 +1,6 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
+import { Kysely, PostgresDialect } from 'kysely';
+import type { DB } from '../../src/db/schema.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
@@ -28,6 +29,8 @@ import { BASELINE_APPLICATION, createAppControl } from './app-control.ts';
 const options = JSON.parse(process.argv[2] ?? '') as AppServerOptions;
 /** The app's own pool, as named in src/db/database.ts. */
 const APP_APPLICATION = 'headcount';
+/** The webhook dispatcher's pool (below). */
+const DISPATCHER_APPLICATION = 'headcount-dispatcher';
 
 await serveChild(async () => {
   const ms = (since: number) => Math.round(performance.now() - since);
@@ -61,17 +64,18 @@ await serveChild(async () => {
 
   // Before anything connects: every client of the process, the job queue's pool included.
   const byApplication = countQueriesByApplication(pg);
-  const otherQueries = () => Object.entries(byApplication()).reduce((sum, [name, count]) => (name === APP_APPLICATION || name === BASELINE_APPLICATION ? sum : sum + count), 0);
+  const notOther = new Set([APP_APPLICATION, BASELINE_APPLICATION, DISPATCHER_APPLICATION]);
+  const otherQueries = () => Object.entries(byApplication()).reduce((sum, [name, count]) => (notOther.has(name) ? sum : sum + count), 0);
   let t = performance.now();
   const database: Database = await openDatabase(config);
-  // The webhook dispatcher's statements on the app pool are told apart by async context (below).
-  const dispatcherScope = new AsyncLocalStorage<true>();
-  const queries = countQueries(database.pool, dispatcherScope);
+  const queries = countQueries(database.pool);
+  let dispatcherPool: pg.Pool | null = null;
   let notifier: Notifier | null = null;
   let jobs: JobRunner | null = null;
   let webhooks: WebhookDispatcher | null = null;
   const stopAll = async () => {
     await webhooks?.stop();
+    await dispatcherPool?.end();
     await jobs?.stop();
     await notifier?.stop();
     await database.close();
@@ -102,28 +106,30 @@ await serveChild(async () => {
     app.addHook('onRequest', async () => void (requests += 1));
     t = performance.now();
     await jobs.start(jobDefinitions(container), { work: true, log: app.log });
-    // The webhook dispatcher, as main.ts runs it on a worker (its polling is part of the idle SQL).
-    // Its claims and attempts run inside dispatcherScope, so their statements are counted apart
-    // (queries.inScope()), and the calls are counted; they are otherwise the container's own.
+    // The webhook dispatcher, as main.ts runs it on a worker, on a pool of its own (as a worker
+    // process would have), so its statements are told apart by application_name. (They used to
+    // be told apart by an AsyncLocalStorage scope, which turns on Node's promise hooks for every
+    // promise of the process: every row of the run paid for them, and production does not.)
+    dispatcherPool = new pg.Pool({ ...database.connection, max: config.databasePoolSize, application_name: DISPATCHER_APPLICATION });
+    dispatcherPool.on('error', () => {});
+    const dispatcherDatabase: Database = { ...database, pool: dispatcherPool, db: new Kysely<DB>({ dialect: new PostgresDialect({ pool: dispatcherPool }) }) };
+    const dispatcherContainer = createContainer(containerConfig, dispatcherDatabase, undefined, { notifier, queue: jobs });
     const dispatcherCounts = { claims: 0, emptyClaims: 0, claimed: 0, attemptsEnded: {} as Record<string, number> };
     const delivery: Pick<typeof container.webhookDelivery, 'claim' | 'attempt'> = {
-      claim: (limit) =>
-        dispatcherScope.run(true, async () => {
-          const claimed = await container.webhookDelivery.claim(limit);
-          dispatcherCounts.claims += 1;
-          if (claimed.length === 0) dispatcherCounts.emptyClaims += 1;
-          dispatcherCounts.claimed += claimed.length;
-          return claimed;
-        }),
+      claim: async (limit) => {
+        const claimed = await dispatcherContainer.webhookDelivery.claim(limit);
+        dispatcherCounts.claims += 1;
+        if (claimed.length === 0) dispatcherCounts.emptyClaims += 1;
+        dispatcherCounts.claimed += claimed.length;
+        return claimed;
+      },
       attempt: (row) =>
-        dispatcherScope.run(true, () =>
-          container.webhookDelivery.attempt(row).finally(() => void (dispatcherCounts.attemptsEnded[row.endpoint_id] = (dispatcherCounts.attemptsEnded[row.endpoint_id] ?? 0) + 1)),
-        ),
+        dispatcherContainer.webhookDelivery.attempt(row).finally(() => void (dispatcherCounts.attemptsEnded[row.endpoint_id] = (dispatcherCounts.attemptsEnded[row.endpoint_id] ?? 0) + 1)),
     };
     webhooks = createWebhookDispatcher({ delivery, concurrency: config.webhooks.concurrency, pollMs: config.webhooks.pollMs, log: app.log });
     webhooks.start();
     const jobsMs = ms(t);
-    const dispatcher = () => ({ dispatcherQueries: queries.inScope(), claims: dispatcherCounts.claims, emptyClaims: dispatcherCounts.emptyClaims, claimed: dispatcherCounts.claimed, attemptsEnded: { ...dispatcherCounts.attemptsEnded } });
+    const dispatcher = () => ({ dispatcherQueries: byApplication()[DISPATCHER_APPLICATION] ?? 0, claims: dispatcherCounts.claims, emptyClaims: dispatcherCounts.emptyClaims, claimed: dispatcherCounts.claimed, attemptsEnded: { ...dispatcherCounts.attemptsEnded } });
     const control = createAppControl({ config: containerConfig, database, container, counters: { queries, otherQueries }, dispatcher });
     // A deep accept queue (the kernel caps it at net.core.somaxconn): the wait scenario opens
     // thousands of connections in bursts.

@@ -3,6 +3,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import type { Config } from '../config.ts';
 import type { DB } from './schema.ts';
 import { lockHolder, runningInstanceConnection, startEmbedded, type EmbeddedDatabase } from './embedded.ts';
+import { prepareRepeatedStatements } from './prepared-statements.ts';
 
 // PostgreSQL returns BIGINT (int8) as text because it can exceed 2^53; our counts and sums stay
 // far below that, and the spec promises safe integers, so parse them as numbers.
@@ -71,6 +72,8 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
   // request gets a 500 or a retry, and the pool replaces the client.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
+  // Statements sent again and again are prepared once per connection (not through PGlite's socket: one shared session).
+  if (kind === 'server') prepareRepeatedStatements(pool);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   let closed = false;
   return {

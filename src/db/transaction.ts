@@ -1,5 +1,8 @@
+import { CompiledQuery } from 'kysely';
 import type { Db } from './database.ts';
+import type { SqlExecutor } from '../lib/job.ts';
 import { isRetryableConflict, TransactionConflictError, TRANSACTION_ATTEMPTS } from '../lib/database-errors.ts';
+import { isStalePreparedStatement } from './prepared-statements.ts';
 
 /**
  * Every service transaction goes through here. PostgreSQL may abort a transaction that did
@@ -21,9 +24,23 @@ export async function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Pr
     try {
       return await db.transaction().execute(work);
     } catch (error) {
-      if (!isRetryableConflict(error)) throw error;
+      // A prepared statement that outlived a migration is prepared again on the next attempt (prepared-statements.ts).
+      if (!isRetryableConflict(error) && !isStalePreparedStatement(error)) throw error;
       if (attempt >= TRANSACTION_ATTEMPTS) throw new TransactionConflictError(error);
       await pause(attempt);
     }
   }
+}
+
+/**
+ * One statement of someone else's SQL (the job queue's) in this open transaction
+ * (lib/job.ts SqlExecutor): a job written with the change that needs it commits with it.
+ */
+export function sqlExecutor(tx: Db): SqlExecutor {
+  return {
+    async executeSql(text, values) {
+      const result = await tx.executeQuery(CompiledQuery.raw(text, values));
+      return { rows: result.rows as unknown[] };
+    },
+  };
 }

@@ -52,7 +52,7 @@ export function createJobRunner(connection: pg.PoolConfig): JobRunner {
       }
     },
     async send(name, data, options = {}) {
-      await boss.send(name, data, { startAfter: options.startAfter, singletonKey: options.singletonKey });
+      await boss.send(name, data, { startAfter: options.startAfter, singletonKey: options.singletonKey, db: options.transaction });
     },
     async stop() {
       if (started) await boss.stop({ graceful: true, wait: true, timeout: 10_000 });

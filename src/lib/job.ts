@@ -15,10 +15,24 @@ export interface JobDefinition {
   handler(data: unknown): Promise<unknown>;
 }
 
+/**
+ * Runs one statement in a caller's open transaction: what the job queue needs to write a job
+ * there (pg-boss's `db` option has this shape). db/transaction.ts makes one from a transaction.
+ */
+export interface SqlExecutor {
+  executeSql(text: string, values: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
 /** When a job sent one at a time runs, and which sends are one job (pg-boss singletonKey). */
 export interface JobSendOptions {
   startAfter?: Date;
   singletonKey?: string;
+  /**
+   * Write the job in this transaction: it is committed with the change that needs it and never
+   * without it (a crash between a commit and a separate send would lose the timer), and it costs
+   * no transaction of its own.
+   */
+  transaction?: SqlExecutor;
 }
 
 /** What services send jobs through (timers); main hands in the pg-boss runner, tests and the CLI none. */

@@ -1,4 +1,4 @@
-import type { JobQueue } from './job.ts';
+import type { JobQueue, SqlExecutor } from './job.ts';
 
 /**
  * Timers for question transitions (go live at scheduledFor, close when the window ends), sent as
@@ -8,8 +8,9 @@ import type { JobQueue } from './job.ts';
 export class Timers {
   constructor(private readonly queue: JobQueue | null) {}
 
-  async at(name: string, data: object, when: Date | null, singletonKey?: string): Promise<void> {
+  /** `transaction`: written in the caller's transaction (lib/job.ts JobSendOptions). */
+  async at(name: string, data: object, when: Date | null, options: { singletonKey?: string; transaction?: SqlExecutor } = {}): Promise<void> {
     if (!this.queue) return;
-    await this.queue.send(name, data, { startAfter: when ?? undefined, singletonKey });
+    await this.queue.send(name, data, { startAfter: when ?? undefined, ...options });
   }
 }

@@ -7,12 +7,13 @@
  * ask service, then kills itself with SIGKILL (no cleanup, no closing of the database):
  *   - `after-ask`: once the ask has returned (committed, side effects done), right before the
  *     reply would be written; prints `asked <questionId>` first;
- *   - `after-commit`: inside the after-commit side effect (timers), i.e. committed but the ask has
- *     not even returned; prints `asked <questionId>` first;
+ *   - `after-commit`: inside the after-commit side effect (wake-ups), i.e. committed but the ask
+ *     has not even returned; prints `asked <questionId>` first;
  *   - `before-commit`: inside the ask's transaction, right after the credits were reserved;
  *     prints `reserved` first.
  * Anything unexpected prints `error <message>` and exits 1.
  */
+import fs from 'node:fs';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { createContainer } from '../../src/container.ts';
@@ -65,10 +66,12 @@ try {
       audiences: container.audiences,
       publicBaseUrl: config.publicBaseUrl,
       effects: {
-        async questionCreated(question) {
+        schedule: async () => {},
+        questionCreated(question) {
           if (mode === 'after-commit') {
-            die(`asked ${question.id}`);
-            await new Promise(() => {});
+            // Synchronously: the side effect returns nothing to wait on, and the ask must not go on.
+            fs.writeSync(1, `asked ${question.id}\n`);
+            process.kill(process.pid, 'SIGKILL');
           }
         },
       },

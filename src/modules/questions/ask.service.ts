@@ -50,9 +50,22 @@ function priceOf(plan: AskPlan, freePrivate: boolean): Omit<AskQuote, 'etaMinute
   return { n: plan.main.n, creditsPerAnswer: perAnswer, mainCredits, followUpCredits, creditsTotal: mainCredits + followUpCredits };
 }
 
+/** A question an ask created, as its side effects need it. */
+export interface CreatedQuestion {
+  id: string;
+  status: string;
+  scheduledFor: Date | null;
+  closesAt: Date | null;
+}
+
 export interface AskSideEffects {
-  /** Called after commit for every question created (timers, wake-ups). */
-  questionCreated(question: { id: string; status: string; scheduledFor: Date | null; closesAt: Date | null }): Promise<void>;
+  /**
+   * In the ask's transaction, for the question created: its timers (go live, close), written
+   * with it, so a committed question always has them and they cost no transaction of their own.
+   */
+  schedule(question: CreatedQuestion, tx: Db): Promise<void>;
+  /** After commit, for the question created: wake-ups. */
+  questionCreated(question: CreatedQuestion): void;
 }
 
 /** Canonical JSON (sorted keys), so the same body always hashes the same. */
@@ -125,7 +138,7 @@ export function createAskService(deps: Deps) {
         throw error;
       }
       const { main, followUps, isPrivate } = plan;
-      const created: Array<{ id: string; status: string; scheduledFor: Date | null; closesAt: Date | null }> = [];
+      const created: CreatedQuestion[] = [];
 
       const result = await inTransaction(db, (tx) =>
         withIdempotency<{ question: Question }>(tx, claim, async (key) => {
@@ -164,20 +177,23 @@ export function createAskService(deps: Deps) {
         );
         if (!isPrivate) key.settle(inserted.claim);
         const row = inserted.row!;
-        created.push({ id, status, scheduledFor, closesAt });
+        const question: CreatedQuestion = { id, status, scheduledFor, closesAt };
+        created.push(question);
         await questions.insertMany(rows.followUps, tx);
+        // Before the money: the balance row is held from the reservation to the commit.
+        await deps.effects.schedule(question, tx);
 
         // data: the Question as the API returns it (the 201's), and what this ask reserved in
         // all (follow-ups included; the question's own creditsReserved is its share alone).
-        const question = questionView(row, deps.publicBaseUrl);
+        const view = questionView(row, deps.publicBaseUrl);
         const reserved = outboxRider(tx, {
           accountId: actor.accountId,
           type: 'question.reserved',
           uniqueRef: `${id}:question.reserved`,
-          payload: { question, creditsReserved: total },
+          payload: { question: view, creditsReserved: total },
           at: now,
         });
-        const response = { status: 201, body: { question } };
+        const response = { status: 201, body: { question: view } };
 
         // The money last: the account's balance row stays locked from here to the commit, and
         // asks of one account queue on it, so nothing runs after it but the commit. The event and
@@ -192,7 +208,7 @@ export function createAskService(deps: Deps) {
       }),
       );
 
-      for (const question of created) await deps.effects.questionCreated(question);
+      for (const question of created) deps.effects.questionCreated(question);
       return result;
     },
 
