@@ -72,8 +72,8 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
   // request gets a 500 or a retry, and the pool replaces the client.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  // Statements sent again and again are prepared once per connection (not through PGlite's socket: one shared session).
-  if (kind === 'server') prepareRepeatedStatements(pool);
+  // Statements sent again and again are prepared once per connection (PGlite: once in its one session).
+  if (kind !== 'embedded-client') prepareRepeatedStatements(pool, { sharedSession: kind === 'embedded' });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   let closed = false;
   return {

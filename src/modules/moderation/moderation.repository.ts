@@ -1,6 +1,14 @@
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { AnswerFlagsTable, AnswersTable, DisputesTable } from '../../db/schema.ts';
+
+/**
+ * The partial unique indexes' predicate (one open flag per answer, one open dispute per question),
+ * written as a literal in ON CONFLICT: PostgreSQL matches the conflict target to the index while
+ * planning, and a prepared statement (db/prepared-statements.ts) is planned without its values,
+ * so `status = $1` would match no index there.
+ */
+const OPEN = sql<'open'>`'open'`;
 
 export type FlagRow = Selectable<AnswerFlagsTable>;
 export type DisputeRow = Selectable<DisputesTable>;
@@ -69,7 +77,7 @@ export function createModerationRepository(db: Db) {
       return tx
         .insertInto('answer_flags')
         .values(flag)
-        .onConflict((oc) => oc.column('answer_id').where('status', '=', 'open').doNothing())
+        .onConflict((oc) => oc.column('answer_id').where('status', '=', OPEN).doNothing())
         .returningAll()
         .executeTakeFirst();
     },
@@ -96,7 +104,7 @@ export function createModerationRepository(db: Db) {
       return tx
         .insertInto('disputes')
         .values(dispute)
-        .onConflict((oc) => oc.column('question_id').where('status', '=', 'open').doNothing())
+        .onConflict((oc) => oc.column('question_id').where('status', '=', OPEN).doNothing())
         .returningAll()
         .executeTakeFirst();
     },
