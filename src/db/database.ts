@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import type { DB } from './schema.ts';
 import { lockHolder, runningInstanceConnection, startEmbedded, type EmbeddedDatabase } from './embedded.ts';
 import { prepareRepeatedStatements } from './prepared-statements.ts';
+import { sendBeginWithFirstStatement } from './pipelined-begin.ts';
 
 // PostgreSQL returns BIGINT (int8) as text because it can exceed 2^53; our counts and sums stay
 // far below that, and the spec promises safe integers, so parse them as numbers.
@@ -66,13 +67,16 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       kind = 'embedded';
     }
   }
-  const pool = new pg.Pool({ ...poolConfig, application_name: 'headcount' });
+  // Pipeline mode: a client may send a query before the one before it is answered (pipelined-begin.ts).
+  const pool = new pg.Pool({ ...poolConfig, application_name: 'headcount', pipeline: true });
   // A client that loses its connection (idle, or checked out between two statements: a
   // PostgreSQL restart, a terminated backend) must not crash the process: its query fails, the
   // request gets a 500 or a retry, and the pool replaces the client.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   // Statements sent again and again are prepared once per connection (PGlite: once in its one session).
+  // Each wraps the client's query: BEGIN's first (the inner one), so the prepared statements see it too.
+  sendBeginWithFirstStatement(pool);
   if (kind !== 'embedded-client') prepareRepeatedStatements(pool, { sharedSession: kind === 'embedded' });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   let closed = false;

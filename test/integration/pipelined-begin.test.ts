@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { openDatabase, type Database } from '../../src/db/database.ts';
+import { inTransaction } from '../../src/db/transaction.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/test-database.ts';
+
+/**
+ * A transaction's BEGIN leaves with its first statement, in one write (src/db/pipelined-begin.ts,
+ * docs/performance.md "Round trips"), on both databases. Counted where it happens: the writes on
+ * the connection's socket.
+ */
+type Socket = { _write: (...args: unknown[]) => unknown; _writev?: (...args: unknown[]) => unknown };
+
+describe('BEGIN with the first statement', () => {
+  let target: TestDatabase;
+  let database: Database;
+  let writes = 0;
+  beforeAll(async () => {
+    target = await createTestDatabase();
+    // One connection: every statement below goes through the socket being counted.
+    database = await openDatabase({ ...target.settings, databasePoolSize: 1 });
+    await sql`CREATE TABLE pipelined_probe (id int PRIMARY KEY)`.execute(database.db);
+    const client = await database.pool.connect();
+    const socket = (client as unknown as { connection: { stream: Socket } }).connection.stream;
+    client.release();
+    for (const method of ['_write', '_writev'] as const) {
+      const original = socket[method];
+      if (!original) continue;
+      socket[method] = function (this: unknown, ...args: unknown[]) {
+        writes += 1;
+        return original.apply(this, args);
+      };
+    }
+  });
+  afterAll(async () => {
+    await database?.close();
+    await target?.dispose();
+  });
+
+  async function counted(work: () => Promise<unknown>): Promise<number> {
+    writes = 0;
+    await work();
+    return writes;
+  }
+
+  it('a transaction of one statement is two writes: BEGIN with the statement, then COMMIT', async () => {
+    expect(await counted(() => inTransaction(database.db, (tx) => tx.insertInto('pipelined_probe' as never).values({ id: 1 } as never).execute()))).toBe(2);
+    expect(await counted(() => inTransaction(database.db, async (tx) => {
+      await tx.insertInto('pipelined_probe' as never).values({ id: 2 } as never).execute();
+      await tx.insertInto('pipelined_probe' as never).values({ id: 3 } as never).execute();
+    }))).toBe(3);
+    const rows = await database.db.selectFrom('pipelined_probe' as never).select('id' as never).orderBy('id' as never).execute();
+    expect(rows).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
+  });
+
+  it('a statement that fails rolls the whole transaction back, and the connection is fine after it', async () => {
+    const failed = await inTransaction(database.db, async (tx) => {
+      await tx.insertInto('pipelined_probe' as never).values({ id: 4 } as never).execute();
+      await tx.insertInto('pipelined_probe' as never).values({ id: 1 } as never).execute(); // duplicate key
+    }).catch((error: unknown) => error);
+    expect((failed as { code?: string }).code).toBe('23505');
+    const rows = await database.db.selectFrom('pipelined_probe' as never).select('id' as never).orderBy('id' as never).execute();
+    expect(rows).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
+    // The next transaction on the same connection starts clean.
+    await inTransaction(database.db, (tx) => tx.insertInto('pipelined_probe' as never).values({ id: 5 } as never).execute());
+    expect((await database.db.selectFrom('pipelined_probe' as never).select('id' as never).execute()).length).toBe(4);
+  });
+
+  it('a statement outside a transaction is one write, as before', async () => {
+    expect(await counted(() => database.db.selectFrom('pipelined_probe' as never).select('id' as never).execute())).toBe(1);
+  });
+});
