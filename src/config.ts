@@ -46,6 +46,11 @@ export interface Config {
   readonly linkLimits: { readonly perIpPer10Minutes: number; readonly perLinkPerMinute: number };
   /** Seconds to wait for in-flight requests on SIGTERM before closing anyway. */
   readonly shutdownGraceSeconds: number;
+  /**
+   * How often parked waits read their questions again in case a change went unannounced (a NOTIFY
+   * lost with a dropped LISTEN connection, the admin CLI on the embedded database); wait-parking.ts.
+   */
+  readonly waitRecheckSeconds: number;
   /** Proxies whose X-Forwarded-For is believed (TRUSTED_PROXIES, lib/trusted-proxies.ts); false: none. */
   readonly trustedProxies: TrustedProxies;
   /**
@@ -294,6 +299,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       perLinkPerMinute: int('LINK_ANSWERS_PER_LINK', 300, 1, 1_000_000),
     },
     shutdownGraceSeconds: int('SHUTDOWN_GRACE_SECONDS', 20, 0, 600),
+    waitRecheckSeconds: int('WAIT_RECHECK_SECONDS', 5, 1, 60),
     trustedProxies,
     httpTimeouts,
     insights: { api: chatApi('INSIGHTS'), translate: chatApi('TRANSLATE') },

@@ -187,7 +187,7 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const heatmapUrl = heatmapUrls(config.publicBaseUrl);
   const results = createResultService({ repo: createResultsRepository(db), questions: questionsRepo, notifier, insights, heatmapUrl: (id, filter, aspect) => heatmapUrl.owner(id, filter, aspect) });
   const resultAnswers = createAnswersService({ results });
-  const waits = createWaitService({ questions: questionsRepo, notifier, lifecycle, results });
+  const waits = createWaitService({ questions: questionsRepo, notifier, lifecycle, results, recheckMs: config.waitRecheckSeconds * 1000 });
   const links = createLinkService({ repo: createLinksRepository(db), clock, recorder: answers, humanCheck: createTurnstile(config.turnstile), lifecycle });
   const moderation = createModerationService({ db, clock, repo: createModerationRepository(db), questions: questionsRepo, credits: creditsRepo, insights, changed: effects.changed });
   const sharing = createSharingService({ db, clock, repo: createSharingRepository(db), questions: questionsRepo, results, publicBaseUrl: config.publicBaseUrl });

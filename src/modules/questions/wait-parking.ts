@@ -10,8 +10,9 @@ import type { QuestionsRepository } from './questions.repository.ts';
  *   is in flight starts one more after it (the read in flight may have missed it), never one each;
  * - a call notes the question's changes before its own first read, and reads again when it parks
  *   if any came in between (it was not parked yet to be offered them);
- * - the safety re-check (every 5 s, for changes no notification told of: the admin CLI on the
- *   embedded database, a NOTIFY that failed) reads every question with waiters in one statement.
+ * - the safety re-check (every 5 s by default, WAIT_RECHECK_SECONDS, for changes no notification
+ *   told of: the admin CLI on the embedded database, a NOTIFY that failed) reads every question
+ *   with waiters in one statement.
  * Without the first two, a close that came while a read was running, or while a call was parking,
  * was seen only at the next re-check, up to 5 s late.
  */
@@ -78,7 +79,7 @@ function offerAll(question: Watched, snapshot: Snapshot): void {
   for (const waiter of question.waiters) offer(waiter, snapshot);
 }
 
-export function createParking(deps: { questions: Pick<QuestionsRepository, 'progress' | 'progressMany'>; notifier: Pick<Notifier, 'subscribe'> }) {
+export function createParking(deps: { questions: Pick<QuestionsRepository, 'progress' | 'progressMany'>; notifier: Pick<Notifier, 'subscribe'>; recheckMs?: number }) {
   const { questions } = deps;
   const watched = new Map<string, Watched>();
   let parked = 0;
@@ -160,7 +161,7 @@ export function createParking(deps: { questions: Pick<QuestionsRepository, 'prog
       parked += 1;
       const timeout = setTimeout(() => waiter.finish(false), seconds * 1000);
       if (!recheck) {
-        recheck = setInterval(recheckAll, SAFETY_RECHECK_MS);
+        recheck = setInterval(recheckAll, deps.recheckMs ?? SAFETY_RECHECK_MS);
         recheck.unref();
       }
       // It changed after this call read it: that change was offered to the waiters parked then.

@@ -24,6 +24,8 @@ export function createWaitService(deps: {
   notifier: Pick<Notifier, 'subscribe'>;
   lifecycle: Pick<LifecycleService, 'closeEarly'>;
   results: Pick<ResultService, 'forAccount'>;
+  /** The parked waits' safety re-check (default SAFETY_RECHECK_MS). */
+  recheckMs?: number;
 }) {
   const { questions, lifecycle, results } = deps;
   const parking = createParking(deps);
