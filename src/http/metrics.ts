@@ -33,7 +33,8 @@ function hasToken(request: FastifyRequest, expected: Buffer): boolean {
  * becomes a label; 'unmatched' for a path no route has). Registered before the routes.
  */
 export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onResponse', async (request, reply) => {
+  // A callback hook, not an async one: no promise on every response.
+  app.addHook('onResponse', (request, reply, done) => {
     const { url, config } = request.routeOptions;
     metrics.observeRequest({
       method: request.method,
@@ -42,6 +43,7 @@ export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics): 
       seconds: reply.elapsedTime / 1000,
       longPoll: config?.longPoll === true,
     });
+    done();
   });
 }
 

@@ -138,8 +138,9 @@ export function createMetrics(sources: MetricSources = {}): Metrics {
   poolGauge('headcount_db_pool_waiting_queries', 'Queries waiting for a connection of the pool (every connection busy).', (p) => p.waitingCount);
   poolGauge('headcount_db_pool_max_connections', 'The most connections the pool may open (DATABASE_POOL_SIZE).', (p) => p.options?.max);
 
-  const collectErrors = new Counter({ name: 'headcount_metrics_collect_errors_total', help: 'Scrapes that could not read a source (its metrics are left out of that scrape).', labelNames: ['source'] as const, registers });
   const { jobQueue } = sources;
+  /** The job queue's reading of this scrape, which the error counter below waits for. */
+  let reading: Promise<void> = Promise.resolve();
   if (jobQueue) {
     const read = cachedFor(sources.jobQueueTtlMs ?? 5_000, sources.now ?? (() => performance.now()), jobQueue);
     new Gauge({
@@ -147,16 +148,30 @@ export function createMetrics(sources: MetricSources = {}): Metrics {
       help: 'Jobs in the job queue (pg-boss) by queue and state: due (waiting to run now), scheduled (timers for later), active, failed and cancelled (kept about 12 hours); completed jobs are not counted.',
       labelNames: ['queue', 'state'] as const,
       registers,
-      async collect() {
-        this.reset();
-        try {
-          for (const row of await read()) this.set({ queue: row.queue, state: row.state }, row.jobs);
-        } catch {
-          collectErrors.inc({ source: 'job_queue' });
-        }
+      collect() {
+        reading = read().then(
+          (rows) => {
+            this.reset();
+            for (const row of rows) this.set({ queue: row.queue, state: row.state }, row.jobs);
+          },
+          () => {
+            this.reset();
+            collectErrors.inc({ source: 'job_queue' });
+          },
+        );
+        return reading;
       },
     });
   }
+  // After the gauge: a registry collects its metrics side by side, in order, so this one's
+  // collect starts after the gauge's and waits for it, and a failure shows in the same scrape.
+  const collectErrors = new Counter({
+    name: 'headcount_metrics_collect_errors_total',
+    help: 'Scrapes that could not read a source (its metrics are left out of that scrape).',
+    labelNames: ['source'] as const,
+    registers,
+    collect: () => reading,
+  });
   const { waitsOpen } = sources;
   if (waitsOpen) {
     new Gauge({ name: 'headcount_waits_open', help: 'Long-poll calls parked now, waiting for their question (REST wait and MCP).', registers, collect() { this.set(waitsOpen()); } });

@@ -8,6 +8,7 @@ import { startReceiver, type WebhookReceiver } from '../helpers/webhook-receiver
 import { parseExposition, type Exposition } from '../helpers/prometheus.ts';
 import { createJobRunner, type JobRunner } from '../../src/jobs/job-runner.ts';
 import type { JobDefinition } from '../../src/lib/job.ts';
+import { afterCommit, inTransaction } from '../../src/db/transaction.ts';
 
 /**
  * Issue 16, point 3: `/metrics` in Prometheus's format, as an operator scrapes it. Off by default
@@ -150,6 +151,26 @@ describe('with METRICS_TOKEN', () => {
     expect(labelValues.filter((v) => v.includes(question.id) || v.includes(question.linkCode) || v.includes('/no/such'))).toEqual([]);
     // The scrapes themselves are requests too.
     expect(moved('headcount_http_requests_total', { method: 'GET', route: '/metrics', status: '200' })).toBe(1);
+  });
+
+  it('counts what a transaction did once it commits: never for an attempt that was retried or rolled back', async () => {
+    let attempts = 0;
+    const runs: string[] = [];
+    await inTransaction(t.db, async (tx) => {
+      attempts += 1;
+      afterCommit(tx, () => runs.push(`attempt ${attempts}`));
+      expect(runs).toEqual([]); // not before the commit
+      // A serialization failure on the first attempt: inTransaction runs the work again.
+      if (attempts === 1) throw Object.assign(new Error('could not serialize access'), { code: '40001' });
+    });
+    expect({ attempts, runs }).toEqual({ attempts: 2, runs: ['attempt 2'] });
+    await expect(inTransaction(t.db, async (tx) => {
+      afterCommit(tx, () => runs.push('rolled back'));
+      throw new Error('the work failed');
+    })).rejects.toThrow('the work failed');
+    // Outside a transaction there is nothing to wait for.
+    afterCommit(t.db, () => runs.push('no transaction'));
+    expect(runs).toEqual(['attempt 2', 'no transaction']);
   });
 
   it('counts a refund and the credits it gave back', async () => {
