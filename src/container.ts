@@ -93,7 +93,7 @@ import { createUploadsRepository } from './modules/uploads/uploads.repository.ts
 import { createUploadsService } from './modules/uploads/uploads.service.ts';
 import { createPostgresStorage } from './modules/uploads/upload-blobs.repository.ts';
 import { createFilesystemStorage } from './modules/uploads/file-storage.ts';
-import { createMetrics } from './lib/metrics.ts';
+import { createMetrics, type PoolStats } from './lib/metrics.ts';
 import { createJobQueueRepository } from './db/job-queue.repository.ts';
 
 export interface ContainerOptions {
@@ -122,6 +122,8 @@ export interface ContainerOptions {
    */
   importCa?: string;
   importAllowedAddress?: (ip: string) => boolean;
+  /** More connection pools for the metrics beside the service's own (main: the job queue's, `jobs`). */
+  metricsPools?: Readonly<Record<string, PoolStats>>;
 }
 
 /**
@@ -134,7 +136,7 @@ export function createContainer(config: Config, database: Database, clock: Clock
   // in a service is read at scrape time; the services below only count, through `counters`.
   const jobQueue = createJobQueueRepository(db);
   const metrics = createMetrics({
-    pools: { app: database.pool },
+    pools: { app: database.pool, ...options.metricsPools },
     jobQueue: () => jobQueue.counts(),
     waitsOpen: () => waits.waiting(),
     resultCache: () => results.cacheStats(),

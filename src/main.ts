@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   // The services' own log lines (mail, OAuth) in the same format as the requests' (readable on a
   // terminal in development, JSON lines anywhere else).
   const { stream, ...options } = loggerOptions({ level: config.logLevel, pretty: prettyLogs });
-  const container = createContainer(config, database, undefined, { notifier, queue: jobs, log: stream ? pino(options, stream) : pino(options) });
+  const container = createContainer(config, database, undefined, { notifier, queue: jobs, metricsPools: { jobs: jobs.pool }, log: stream ? pino(options, stream) : pino(options) });
   const app = await buildApp(container, { prettyLogs });
   if (database.fromTemplate) app.log.info({ dataDir: config.dataDir }, 'new embedded database, copied from the migrated template made at install');
   if (applied.length) app.log.info({ migrations: applied }, 'migrations applied');

@@ -76,6 +76,10 @@ describe('the service with METRICS_PORT', () => {
     const metrics = await scrape();
     expect(metrics.types.get('process_resident_memory_bytes')).toBe('gauge');
     expect(metrics.value('headcount_db_pool_max_connections', { pool: 'app' })).toBe(POOL_SIZE);
+    // The job queue's own pool (pg-boss's), beside the service's.
+    expect(metrics.value('headcount_db_pool_max_connections', { pool: 'jobs' })).toBe(3);
+    expect(metrics.value('headcount_db_pool_connections', { pool: 'jobs' })).toBeGreaterThanOrEqual(1);
+    expect(metrics.value('headcount_db_pool_connections', { pool: 'jobs' })).toBeLessThanOrEqual(3);
 
     const publicMetrics = await fetch(`${service!.base}/metrics`);
     expect(publicMetrics.status).toBe(404);
