@@ -709,7 +709,7 @@ describe.skipIf(UNAVAILABLE !== null && !CI)('PostgreSQL restarted under load (R
   }, 60_000);
 
   it('the service never crashed and logged no unhandled error', async () => {
-    expect(app!.exit).toBeNull();
+    expect(app!.exit, app!.tail(80)).toBeNull();
     const ready = await call('GET', '/readyz');
     expect(ready.status).toBe(200);
     const suspicious = app!.lines().filter((l) => /uncaught|unhandled/i.test(l));
