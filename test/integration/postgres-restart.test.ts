@@ -493,7 +493,7 @@ describe.skipIf(UNAVAILABLE !== null && !CI)('PostgreSQL restarted under load (R
     const outboxIds = async () => (await database!.db.selectFrom('outbox_events').select('id').execute()).map((r) => r.id);
     // Phases end on what they need to have seen, not after fixed sleeps alone: on a busy 2-core
     // machine (CI runs two test files at once) a second holds only a few requests.
-    const triedAfter = (since: number) => KINDS.every((kind) => running.ops.some((op) => op.kind === kind && op.t0 > since));
+    const everyKind = (test: (op: Op) => boolean) => KINDS.every((kind) => running.ops.some((op) => op.kind === kind && test(op)));
     let stopBegan = 0;
     let stopped = 0;
     let startBegan = 0;
@@ -502,7 +502,7 @@ describe.skipIf(UNAVAILABLE !== null && !CI)('PostgreSQL restarted under load (R
     let outboxBefore: string[];
     try {
       // Before: every kind of request has worked, and events were committed to the outbox.
-      const warmed = await until(async () => KINDS.every((kind) => running.ops.some((op) => op.kind === kind && succeeded(op))) && (await outboxIds()).length > 0);
+      const warmed = await until(async () => everyKind(succeeded) && (await outboxIds()).length > 0);
       expect(warmed, 'every kind of request worked before the restart, and the outbox has events').toBe(true);
       outboxBefore = await outboxIds();
 
@@ -527,7 +527,7 @@ describe.skipIf(UNAVAILABLE !== null && !CI)('PostgreSQL restarted under load (R
       listening = whenListening(back);
       // After: every kind of request tried again once the recovery bound had passed.
       await sleep(RECOVERY_BOUND_MS + 2_000);
-      await until(() => triedAfter(back + RECOVERY_BOUND_MS));
+      await until(() => everyKind((op) => op.t0 > back + RECOVERY_BOUND_MS));
     } finally {
       // Stopped even when an expectation failed: a load left running would spend into the next case.
       await running.stop();
@@ -665,7 +665,8 @@ describe.skipIf(UNAVAILABLE !== null && !CI)('PostgreSQL restarted under load (R
       const outcome = await container.answers.record(id, { headId: head.id, source: 'panel', tier: head.tier, country: head.country }, { option: 0 });
       expect(outcome.accepted).toBe(true);
     };
-    // Nine answers, then the wait parks, then the tenth completes the question.
+    // Nine answers, then the wait parks, then the tenth completes the question. The wait's 9 s
+    // stay under REQUEST_BOUND_MS, so a wait NOTIFY never woke answers done: false, not a timeout.
     for (let h = 150; h < 159; h++) await answer(h);
     const waiting = call('GET', `/v2/questions/${id}/wait?seconds=9`, undefined, auth);
     await sleep(1_000);
