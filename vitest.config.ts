@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Two projects (ARCHITECTURE §5):
- * - unit: `src/**\/*.test.ts`, beside the code, no database, and the layout check
+ * - unit: `src/**\/*.test.ts` and the same under each `packages/<name>/src`, beside the code, no database, and the layout check
  *   (`test/architecture/`);
  * - integration: `test/integration/**\/*.test.ts`, each file on its own fresh copy of one migrated
  *   template database made once by test/global-setup.ts (embedded PGlite by default, PostgreSQL
@@ -21,7 +21,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['src/**/*.test.ts', 'test/architecture/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'test/architecture/**/*.test.ts'],
           environment: 'node',
         },
       },

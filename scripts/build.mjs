@@ -21,6 +21,8 @@ const DIST = path.join(ROOT, 'dist');
 /** Written last: its presence says the build is whole; its time says how fresh. */
 const STAMP = path.join(DIST, '.build-stamp');
 /** Besides src/: a change of installed packages (PGlite's version decides the template's format). */
+/** The workspace packages (packages/*), built after the service, in this order (the CLI imports the SDK). */
+const PACKAGES = ['sdk', 'cli'];
 const INPUTS = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs'];
 
 function newestSource(dir, newest = 0) {
@@ -41,6 +43,9 @@ export function staleReason() {
     return 'no build yet';
   }
   if (newestSource(SRC) > built) return 'src/ changed since the last build';
+  for (const name of PACKAGES) {
+    if (newestSource(path.join(ROOT, 'packages', name, 'src')) > built) return `packages/${name}/src changed since the last build`;
+  }
   for (const input of INPUTS) {
     const file = path.join(ROOT, input);
     if (fs.existsSync(file) && fs.statSync(file).mtimeMs > built) return `${input} changed since the last build`;
@@ -103,6 +108,11 @@ export async function build() {
   else {
     run('making the embedded database template', [path.join(next, 'cli', 'make-embedded-template.js'), template]);
     fs.writeFileSync(path.join(template, SOURCE_FILE), templateSource(next));
+  }
+  // The SDK and the CLI (packages/*): each compiled to its own dist/ with declarations, so the
+  // workspace links in node_modules (`@headcount/sdk`, the `headcount` bin) work after `npm ci`.
+  for (const name of PACKAGES) {
+    run(`compiling packages/${name}`, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join('packages', name, 'tsconfig.json')]);
   }
   fs.writeFileSync(path.join(next, '.build-stamp'), `${new Date().toISOString()}\n`);
   const old = `${DIST}.old`;
