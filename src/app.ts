@@ -13,6 +13,7 @@ import { registerClosing, serverOptions } from './http/server-options.ts';
 import { registerAuth } from './http/auth.ts';
 import { registerRouteConventions } from './http/route-conventions.ts';
 import { registerOpenApi } from './http/openapi.ts';
+import { metricsEndpoint, registerRequestMetrics } from './http/metrics.ts';
 import { SCOPE_MEANINGS } from './lib/actor.ts';
 import { API_TAGS, SHARED_SCHEMAS } from './openapi-schemas.ts';
 import { connectRateLimitRedis, createWeightedStore, HALF_COST_SUFFIX } from './http/rate-limit-store.ts';
@@ -94,6 +95,9 @@ export async function buildApp(container: Container, options: BuildOptions = {})
     oauth: { authorizationUrl: `${container.oauthUrls.issuer}/authorize`, tokenUrl: `${container.oauthUrls.issuer}/token`, resource: container.oauthUrls.mcp, scopes: SCOPE_MEANINGS },
   });
   registerAuth(app, container.authenticate);
+  // Every response counted; GET /metrics served here only with METRICS_TOKEN (docs/operations.md "Metrics").
+  registerRequestMetrics(app, container.metrics);
+  const metrics = metricsEndpoint(container.metrics, config.metrics.token);
 
   // With REDIS_URL the counters are shared by every process (R6.3). If Redis fails, requests pass
   // uncounted with a logged warning (skipOnError: fail open), never a 500: money limits live in
@@ -117,8 +121,10 @@ export async function buildApp(container: Container, options: BuildOptions = {})
       error.statusCode = 429;
       return error;
     },
-    allowList: (request) => request.url === '/healthz' || request.url === '/readyz',
+    // A scraper with the metrics token is never limited away; /metrics without it is counted like any request.
+    allowList: (request) => request.url === '/healthz' || request.url === '/readyz' || metrics.isScrape(request),
   });
+  metrics.register(app);
 
   await app.register(healthRoutes(() => databaseReadiness(container.db)));
   await app.register(cataloguesRoutes(container));

@@ -266,3 +266,30 @@ describe('UPLOAD_STORAGE', () => {
     expect(problemsOf({ UPLOAD_STORAGE: 's3' })).toEqual(['UPLOAD_STORAGE must be one of postgres, filesystem (got "s3")']);
   });
 });
+
+describe('metrics (docs/operations.md "Metrics")', () => {
+  it('are off by default: no token, no listener of their own', () => {
+    expect(loadConfig({}, CWD).metrics).toEqual({ token: null, port: null, host: '127.0.0.1' });
+  });
+
+  it('reads METRICS_TOKEN, METRICS_PORT and METRICS_HOST', () => {
+    const token = 'a'.repeat(16);
+    expect(loadConfig({ METRICS_TOKEN: token, METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5' }, CWD).metrics).toEqual({ token, port: 9464, host: '10.0.0.5' });
+  });
+
+  it('refuses a short token or one with spaces, without echoing it', () => {
+    const problems = problemsOf({ METRICS_TOKEN: 'short-secret' });
+    expect(problems).toEqual(['METRICS_TOKEN must be at least 16 characters, without spaces (e.g. `openssl rand -hex 16`)']);
+    expect(problems.join()).not.toContain('short-secret');
+    expect(problemsOf({ METRICS_TOKEN: 'sixteen chars or more' })).toHaveLength(1);
+  });
+
+  it('refuses a METRICS_PORT that is not a port, or is PORT, listing every problem at once', () => {
+    expect(problemsOf({ METRICS_PORT: 'metrics' })).toEqual(['METRICS_PORT must be an integer from 1 to 65535 (got "metrics")']);
+    expect(problemsOf({ METRICS_PORT: '0' })).toEqual(['METRICS_PORT must be an integer from 1 to 65535 (got "0")']);
+    expect(problemsOf({ METRICS_PORT: '70000' })).toHaveLength(1);
+    expect(problemsOf({ PORT: '9464', METRICS_PORT: '9464' })).toEqual(['METRICS_PORT must differ from PORT (both are 9464): the metrics listener is a server of its own']);
+    expect(problemsOf({ METRICS_PORT: '8080' })).toHaveLength(1); // PORT's default
+    expect(problemsOf({ METRICS_TOKEN: 'x', METRICS_PORT: 'y', PORT: 'z' })).toHaveLength(3);
+  });
+});

@@ -113,6 +113,13 @@ export interface Config {
    * defaults were chosen by measurement (docs/uploads.md "Storage").
    */
   readonly uploads: { readonly storage: UploadStorage; readonly dir: string };
+  /**
+   * Prometheus metrics (docs/operations.md "Metrics"), both off by default: `token`
+   * (METRICS_TOKEN, 16 characters or more) serves GET /metrics on the public port to
+   * `Authorization: Bearer <token>`; `port` (METRICS_PORT) serves it without a token on a listener
+   * of its own at `host` (METRICS_HOST, default 127.0.0.1), whose reach is the protection.
+   */
+  readonly metrics: { readonly token: string | null; readonly port: number | null; readonly host: string };
 }
 
 export type UploadStorage = 'postgres' | 'filesystem';
@@ -268,6 +275,12 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const sessionDerived = sessionSecret !== undefined ? `session secret: ${sessionSecret}` : DEV_WEBHOOK_SECRETS_KEY;
   const webhookSecretKeys = [...new Set([webhookKey ?? sessionDerived, ...(webhookPreviousKey ? [webhookPreviousKey] : []), sessionDerived])];
 
+  // The token itself is never echoed in a problem.
+  const metricsToken = read('METRICS_TOKEN') ?? null;
+  if (metricsToken !== null && (metricsToken.length < 16 || /\s/.test(metricsToken))) problems.push('METRICS_TOKEN must be at least 16 characters, without spaces (e.g. `openssl rand -hex 16`)');
+  const metricsPort = read('METRICS_PORT') === undefined ? null : int('METRICS_PORT', 0, 1, 65535);
+  if (metricsPort !== null && metricsPort !== 0 && metricsPort === port) problems.push(`METRICS_PORT must differ from PORT (both are ${port}): the metrics listener is a server of its own`);
+
   const config: Config = {
     nodeEnv,
     role,
@@ -315,6 +328,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     // UPLOAD_STORAGE's default, by measurement (docs/uploads.md "Storage"): files on the embedded
     // database (one node; bytea through PGlite costs the event loop), a table on a server (shared).
     uploads: { storage: oneOf<UploadStorage>('UPLOAD_STORAGE', ['postgres', 'filesystem'], databaseUrl ? 'postgres' : 'filesystem'), dir: path.join(dataDir, 'uploads') },
+    metrics: { token: metricsToken, port: metricsPort === 0 ? null : metricsPort, host: read('METRICS_HOST') ?? '127.0.0.1' },
     webhooks: {
       secretKeys: webhookSecretKeys,
       allowPrivate: nodeEnv !== 'production',

@@ -93,6 +93,8 @@ import { createUploadsRepository } from './modules/uploads/uploads.repository.ts
 import { createUploadsService } from './modules/uploads/uploads.service.ts';
 import { createPostgresStorage } from './modules/uploads/upload-blobs.repository.ts';
 import { createFilesystemStorage } from './modules/uploads/file-storage.ts';
+import { createMetrics, type PoolStats } from './lib/metrics.ts';
+import { createJobQueueRepository } from './db/job-queue.repository.ts';
 
 export interface ContainerOptions {
   /** Cross-process wake-ups; main passes the PostgreSQL one on a server. Default: in-process. */
@@ -120,6 +122,8 @@ export interface ContainerOptions {
    */
   importCa?: string;
   importAllowedAddress?: (ip: string) => boolean;
+  /** More connection pools for the metrics beside the service's own (main: the job queue's, `jobs`). */
+  metricsPools?: Readonly<Record<string, PoolStats>>;
 }
 
 /**
@@ -128,6 +132,17 @@ export interface ContainerOptions {
  */
 export function createContainer(config: Config, database: Database, clock: Clock = systemClock, options: ContainerOptions = {}) {
   const { db } = database;
+  // Prometheus metrics (docs/operations.md "Metrics"): this container's own registry. What lives
+  // in a service is read at scrape time; the services below only count, through `counters`.
+  const jobQueue = createJobQueueRepository(db);
+  const metrics = createMetrics({
+    pools: { app: database.pool, ...options.metricsPools },
+    jobQueue: () => jobQueue.counts(),
+    waitsOpen: () => waits.waiting(),
+    resultCache: () => results.cacheStats(),
+    now: () => clock.now().getTime(),
+  });
+  const { counters } = metrics;
   const accountsRepo = createAccountsRepository(db);
   const accounts = createAccountsService({ repo: accountsRepo, clock });
   const pool = createPoolService({ repo: createPoolRepository(db), clock });
@@ -147,7 +162,7 @@ export function createContainer(config: Config, database: Database, clock: Clock
   // as GET /v1/billing/balance shows it, whose freeQuestionToday the questions module knows.
   const balanceView = createBalanceView({ repo: creditsRepo, accounts: accountsRepo, privateToday: (accountId, at, tx) => questions.privateToday(accountId, at, tx) });
   const creditAlerts = createCreditAlerts({ repo: creditsRepo, balanceView });
-  const holds = createCreditHolds(creditsRepo, creditAlerts);
+  const holds = createCreditHolds(creditsRepo, creditAlerts, counters);
   const questionsRepo = createQuestionsRepository(db);
   const effects = {
     changed: (id: string) => notifier.publish(id),
@@ -166,6 +181,7 @@ export function createContainer(config: Config, database: Database, clock: Clock
     audiences,
     publicBaseUrl: config.publicBaseUrl,
     ownFile: (url) => uploads.ownFile(url),
+    counters,
     effects: {
       async schedule(q, tx) {
         const transaction = sqlExecutor(tx);
@@ -180,7 +196,7 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const addHeads = createAddHeadsService({ db, clock, questions: questionsRepo, holds, pool, effects, publicBaseUrl: config.publicBaseUrl });
   const heads = createHeadsRepository(db);
   const answersRepo = createAnswersRepository(db);
-  const answers = createAnswerRecordingService({ db, clock, repo: answersRepo, heads, questions: questionsRepo, holds, lifecycle, changed: effects.changed });
+  const answers = createAnswerRecordingService({ db, clock, repo: answersRepo, heads, questions: questionsRepo, holds, lifecycle, changed: effects.changed, counters });
   const translator = translatorFor(config);
   const insights = createInsights(config, db, clock, translator);
   const answerTranslations = createAnswerTranslations({ db, repo: answersRepo, clock, translator, changed: effects.changed });
@@ -189,7 +205,7 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const resultAnswers = createAnswersService({ results });
   const waits = createWaitService({ questions: questionsRepo, notifier, lifecycle, results, recheckMs: config.waitRecheckSeconds * 1000 });
   const links = createLinkService({ repo: createLinksRepository(db), clock, recorder: answers, humanCheck: createTurnstile(config.turnstile), lifecycle });
-  const moderation = createModerationService({ db, clock, repo: createModerationRepository(db), questions: questionsRepo, credits: creditsRepo, insights, changed: effects.changed });
+  const moderation = createModerationService({ db, clock, repo: createModerationRepository(db), questions: questionsRepo, credits: creditsRepo, insights, changed: effects.changed, counters });
   const sharing = createSharingService({ db, clock, repo: createSharingRepository(db), questions: questionsRepo, results, publicBaseUrl: config.publicBaseUrl });
   const heatmaps = createHeatmapService({ results, sharing });
   const exportFiles = createExportService({
@@ -249,6 +265,7 @@ export function createContainer(config: Config, database: Database, clock: Clock
     send: (url, sendOptions) => outboundRequest(url, { ...sendOptions, ...addressRules }),
     endpointDisabled: createWebhookOwnerMail({ members: (accountId) => teamsRepo.members(accountId), mailer, publicBaseUrl: config.publicBaseUrl }),
     log: log.child({ name: 'webhooks' }),
+    counters,
   });
   // Uploads (issue 13; docs/uploads.md): files in PostgreSQL or under DATA_DIR, imports through
   // the SSRF-safe client with no relaxation outside production (public https only everywhere).
@@ -276,7 +293,7 @@ export function createContainer(config: Config, database: Database, clock: Clock
     config, clock, database, db, accounts, pool, estimates, catalogues, credits, drafts, projects,
     notifier, timers, holds, lifecycle, asks, questions, addHeads, answers, results, resultAnswers, waits, links,
     moderation, sharing, heatmaps, exportFiles, mailer, support, webhooks, webhookDelivery, webhookDeliveriesRepo,
-    uploads, audiences, audienceAdmin,
+    uploads, audiences, audienceAdmin, metrics,
   };
 }
 export type Container = ReturnType<typeof createContainer>;

@@ -13,6 +13,7 @@ import { createSimulator } from './modules/panel/simulator.ts';
 import { createLocalNotifier, createPostgresNotifier } from './lib/notifier.ts';
 import { answerSentiment } from './modules/text/sentiment.ts';
 import { loggerOptions, wantsPrettyLogs } from './lib/logger.ts';
+import { startMetricsServer } from './http/metrics.ts';
 import pino from 'pino';
 
 /** The command the ready line points a person at (the admin CLI's usage). */
@@ -39,7 +40,7 @@ async function main(): Promise<void> {
   // The services' own log lines (mail, OAuth) in the same format as the requests' (readable on a
   // terminal in development, JSON lines anywhere else).
   const { stream, ...options } = loggerOptions({ level: config.logLevel, pretty: prettyLogs });
-  const container = createContainer(config, database, undefined, { notifier, queue: jobs, log: stream ? pino(options, stream) : pino(options) });
+  const container = createContainer(config, database, undefined, { notifier, queue: jobs, metricsPools: { jobs: jobs.pool }, log: stream ? pino(options, stream) : pino(options) });
   const app = await buildApp(container, { prettyLogs });
   if (database.fromTemplate) app.log.info({ dataDir: config.dataDir }, 'new embedded database, copied from the migrated template made at install');
   if (applied.length) app.log.info({ migrations: applied }, 'migrations applied');
@@ -64,6 +65,9 @@ async function main(): Promise<void> {
     : null;
   webhookDispatcher?.start();
   if (simulator) app.log.info({ answersPerMinute: config.simAnswersPerMinute }, 'simulated heads answer live questions (development only)');
+  // METRICS_PORT (docs/operations.md "Metrics"): /metrics on a listener of its own, workers included.
+  const metricsServer = config.metrics.port !== null ? await startMetricsServer(container.metrics, { host: config.metrics.host, port: config.metrics.port }) : null;
+  if (metricsServer) app.log.info({ host: config.metrics.host, port: metricsServer.port }, 'metrics served at /metrics on their own port');
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -81,6 +85,7 @@ async function main(): Promise<void> {
     try {
       await app.close();
       clearInterval(idle);
+      await metricsServer?.close();
       await simulator?.stop();
       await webhookDispatcher?.stop();
       await jobs.stop();

@@ -21,8 +21,15 @@ const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, 
 
 export async function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
+    // Each attempt has its own list: what an aborted attempt registered never runs.
+    const committed: Array<() => void> = [];
     try {
-      return await db.transaction().execute(work);
+      const result = await db.transaction().execute((tx) => {
+        onCommit.set(tx, committed);
+        return work(tx);
+      });
+      for (const run of committed) run();
+      return result;
     } catch (error) {
       // A prepared statement that outlived a migration is prepared again on the next attempt (prepared-statements.ts).
       if (!isRetryableConflict(error) && !isStalePreparedStatement(error)) throw error;
@@ -30,6 +37,21 @@ export async function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Pr
       await pause(attempt);
     }
   }
+}
+
+/** The transactions inTransaction has open, each with what to run once it commits. */
+const onCommit = new WeakMap<Db, Array<() => void>>();
+
+/**
+ * Runs `run` once `tx` commits: later when `tx` is a transaction of inTransaction (never, if that
+ * attempt aborts), at once otherwise (no transaction, or one opened elsewhere). For in-memory
+ * bookkeeping that must not count a change twice when a transaction is retried (the operators'
+ * counters, docs/operations.md "Metrics"); `run` must not throw.
+ */
+export function afterCommit(tx: Db, run: () => void): void {
+  const list = onCommit.get(tx);
+  if (list) list.push(run);
+  else run();
 }
 
 /**

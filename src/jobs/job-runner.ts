@@ -2,6 +2,7 @@ import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobDefinition, JobQueue } from '../lib/job.ts';
+import type { PoolStats } from '../lib/metrics.ts';
 
 /**
  * Durable jobs and timers on pg-boss (ARCHITECTURE §2), in the same PostgreSQL as everything else
@@ -17,18 +18,36 @@ export interface JobRunner extends JobQueue {
   /** `work: false` on API-only nodes: they send jobs and never run them. */
   start(jobs: JobDefinition[], options: { work: boolean; log: Log }): Promise<void>;
   stop(): Promise<void>;
+  /** The queue's own connection pool, for the metrics (`pool="jobs"`); zeros until it starts. */
+  readonly pool: PoolStats;
 }
+
+/** pg-boss's pool: its Db keeps it as `pool` once started (pg-boss 10's src/db.js; not in its types). */
+const JOBS_POOL_SIZE = 3;
 
 export function createJobRunner(connection: pg.PoolConfig): JobRunner {
   // The app's logger exists only once the container does; start() hands it in.
   let log: Log | null = null;
   // pg-boss keeps a small pool of its own: it sends multi-statement scripts that need the simple
   // query protocol, which a shared `pg.Pool.query(text, values)` would not use.
-  const boss = new PgBoss({ ...(connection as PgBoss.ConstructorOptions), max: 3, schema: 'pgboss', application_name: 'headcount-jobs' } as PgBoss.ConstructorOptions);
+  const boss = new PgBoss({ ...(connection as PgBoss.ConstructorOptions), max: JOBS_POOL_SIZE, schema: 'pgboss', application_name: 'headcount-jobs' } as PgBoss.ConstructorOptions);
   boss.on('error', (error) => log?.error({ err: error }, 'job queue error'));
   let started = false;
+  const bossPool = () => (boss.getDb() as { pool?: pg.Pool }).pool;
 
   return {
+    pool: {
+      get totalCount() {
+        return bossPool()?.totalCount ?? 0;
+      },
+      get idleCount() {
+        return bossPool()?.idleCount ?? 0;
+      },
+      get waitingCount() {
+        return bossPool()?.waitingCount ?? 0;
+      },
+      options: { max: JOBS_POOL_SIZE },
+    },
     async start(jobs, options) {
       log = options.log;
       const { work } = options;

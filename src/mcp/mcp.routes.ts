@@ -52,7 +52,8 @@ const preflight = async (_request: FastifyRequest, reply: FastifyReply) => reply
 export function mcpRoutes(deps: McpDeps, options: McpRoutesOptions): FastifyPluginAsync {
   const base = options.publicBaseUrl;
   return async (app) => {
-    app.post('/mcp', MCP_ROUTE, async (request, reply) => {
+    // A tool call may wait for answers (wait_for_result, up to 55 s): a long-poll for the metrics.
+    app.post('/mcp', { ...MCP_ROUTE, config: { ...MCP_ROUTE.config, longPoll: true } }, async (request, reply) => {
       const actor = request.actor;
       if (!actor) throw refused(request, base);
       const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await loadMcp();

@@ -9,6 +9,7 @@ import type { LifecycleService } from '../questions/lifecycle.service.ts';
 import type { AnswerInput } from '../draft/answer-format.ts';
 import type { HeadsRepository } from '../panel/heads.repository.ts';
 import type { AnswersRepository } from './answers.repository.ts';
+import { NO_COUNTERS, type ServiceCounters } from '../../lib/service-counters.ts';
 import { headsToCheck, planBatch, type AnswerExtra, type AnswerFrom, type AnswerSubmission, type RecordOutcome } from './answer-batch.ts';
 
 export type { AnswerFrom, AnswerState, QuestionAfter, RecordOutcome } from './answer-batch.ts';
@@ -49,8 +50,22 @@ export function createAnswerRecordingService(deps: {
   holds: CreditHolds;
   lifecycle: Pick<LifecycleService, 'close' | 'afterCommit'>;
   changed(questionId: string): void;
+  /** Operators' counters (docs/operations.md "Metrics"); default: none. */
+  counters?: Pick<ServiceCounters, 'answered'>;
 }) {
   const { db, clock, repo, heads, questions, holds, lifecycle } = deps;
+  const counters = deps.counters ?? NO_COUNTERS;
+
+  /** Counts a committed batch's stored answers by source (a replayed nonce stored nothing new). */
+  function count(submissions: readonly AnswerSubmission[], outcomes: ReadonlyArray<Settled<RecordOutcome>>): void {
+    const bySource = new Map<string, number>();
+    outcomes.forEach((outcome, i) => {
+      if (!outcome.ok || !outcome.value.accepted || outcome.value.replayed) return;
+      const source = submissions[i].from.source;
+      bySource.set(source, (bySource.get(source) ?? 0) + 1);
+    });
+    for (const [source, answers] of bySource) counters.answered(source, answers);
+  }
 
   /** The batch's work inside its transaction; `touched` collects the questions to announce after commit. */
   async function writeInTransaction(tx: Db, submissions: readonly AnswerSubmission[], touched: Set<string>): Promise<Array<Settled<RecordOutcome>>> {
@@ -90,6 +105,7 @@ export function createAnswerRecordingService(deps: {
     });
     // Committed: from here nothing may throw, or the group commit would write the batch again.
     for (const id of touched) deps.changed(id);
+    count(submissions, outcomes);
     const completing = outcomes.some((o) => o.ok && o.value.completed);
     if (!completing) return outcomes;
     try {

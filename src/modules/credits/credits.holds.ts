@@ -4,6 +4,8 @@ import type { CreditsRepository } from './credits.repository.ts';
 import type { CreditAlerts } from './credits.alerts.ts';
 import { utcDay } from '../../lib/dates.ts';
 import type { StatementRider } from '../../lib/statement-rider.ts';
+import { NO_COUNTERS, type ServiceCounters } from '../../lib/service-counters.ts';
+import { afterCommit } from '../../db/transaction.ts';
 
 /**
  * The money of a question, in the caller's transaction (TigerBeetle-style two-phase transfer,
@@ -49,7 +51,7 @@ export interface RefundInput {
  * `alerts` writes the events a reservation can make true (credits.alerts.ts): `credits.low` and
  * `connection.cap_warning`, from inside `reserve`, so that no caller can forget them.
  */
-export function createCreditHolds(repo: CreditsRepository, alerts: CreditAlerts) {
+export function createCreditHolds(repo: CreditsRepository, alerts: CreditAlerts, counters: Pick<ServiceCounters, 'refunded'> = NO_COUNTERS) {
   async function capLeft(keyId: string, cap: number, at: Date, tx: Db): Promise<number> {
     return Math.max(0, cap - (await repo.spentToday(keyId, utcDay(at), tx)));
   }
@@ -140,6 +142,7 @@ export function createCreditHolds(repo: CreditsRepository, alerts: CreditAlerts)
         left -= give;
       }
       if (left > 0) throw new Error(`refund of ${input.questionId} exceeds what its ask took from lots`);
+      afterCommit(tx, () => counters.refunded(input.amount));
       return true;
     },
   };

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { afterCommit, inTransaction } from '../../db/transaction.ts';
+import { NO_COUNTERS, type ServiceCounters } from '../../lib/service-counters.ts';
 import { systemClock, type Clock } from '../../lib/clock.ts';
 import type { Rng } from '../../lib/random.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
@@ -30,6 +31,8 @@ export interface WebhookDeliveryDeps {
   /** Tells the account's owners an endpoint was turned off (after the commit). */
   endpointDisabled(endpoint: EndpointRow): Promise<void>;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /** Operators' counters (docs/operations.md "Metrics"): attempts by outcome; default: none. */
+  counters?: Pick<ServiceCounters, 'webhookAttempt'>;
 }
 
 interface Outcome {
@@ -49,6 +52,7 @@ interface Outcome {
  */
 export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
   const { repo, endpoints, box, clock } = deps;
+  const counters = deps.counters ?? NO_COUNTERS;
   // A claimed delivery is given back when its attempt cannot have finished: the whole exchange
   // is bounded by the timeout, and recording it takes a moment more.
   const leaseMs = deps.timeoutMs * 3;
@@ -125,6 +129,8 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
         tx,
       );
       if (!recorded) return null;
+      // Counted once the attempt is on record (an attempt whose lease ran out is made again).
+      afterCommit(tx, () => counters.webhookAttempt(ok ? 'delivered' : next.status === 'failed' ? 'failed' : 'retry'));
       const endpoint = await endpoints.recordAttempt(target.endpoint_id, { at, status: outcome.status, ok }, tx);
       if (!endpoint || ok || !endpoint.enabled) return null;
       const failingFor = endpoint.failing_since ? at.getTime() - endpoint.failing_since.getTime() : 0;

@@ -110,7 +110,7 @@ export function createDisputeService(deps: ModerationDeps & { ownQuestion: OwnQu
         if (input.refund !== null) {
           // Capped at what the question still counts as spent (removed answers were refunded already).
           const amount = Math.min(input.refund, q.credits_spent);
-          const posted = await refundSpent(tx, credits, { accountId: q.account_id, questionId: q.id, reservedBy: q.parent_id ?? q.id, amount, uniqueRef: `dispute:${id}`, title: 'Refund: dispute upheld', by: input.by ?? 'admin', at });
+          const posted = await refundSpent(tx, credits, { accountId: q.account_id, questionId: q.id, reservedBy: q.parent_id ?? q.id, amount, uniqueRef: `dispute:${id}`, title: 'Refund: dispute upheld', by: input.by ?? 'admin', at }, deps.counters);
           if (posted) {
             refunded = amount;
             await questions.update(q.id, { credits_spent: q.credits_spent - amount, credits_refunded: q.credits_refunded + amount, updated_at: at }, tx);

@@ -129,7 +129,7 @@ export function createFlagService(deps: ModerationDeps & { insights: InsightsAft
           title: `Refund: an answer was removed after review (${REASON_WORDS[flag.reason] ?? flag.reason})`,
           by,
           at,
-        });
+        }, deps.counters);
         const refunded = posted ? amount : 0;
         await questions.update(q.id, { tally: JSON.stringify(tally), removed_answers: q.removed_answers + 1, credits_spent: q.credits_spent - refunded, credits_refunded: q.credits_refunded + refunded, updated_at: at }, tx);
         await deps.insights.markStale(q.id, tx);

@@ -4,6 +4,7 @@ import type { Actor } from '../../lib/actor.ts';
 import type { CreditsRepository } from '../credits/credits.repository.ts';
 import type { QuestionRow, QuestionsRepository } from '../questions/questions.repository.ts';
 import type { ModerationRepository } from './moderation.repository.ts';
+import type { ServiceCounters } from '../../lib/service-counters.ts';
 
 /** What both halves of moderation (flags.service.ts, disputes.service.ts) are built from. */
 export interface ModerationDeps {
@@ -13,6 +14,8 @@ export interface ModerationDeps {
   questions: QuestionsRepository;
   credits: CreditsRepository;
   changed(questionId: string): void;
+  /** Operators' counters (docs/operations.md "Metrics"): refunds; default: none. */
+  counters?: Pick<ServiceCounters, 'refunded'>;
 }
 
 /** The actor's question, or a 404 (moderation.service.ts makes it once for both halves). */

@@ -1,6 +1,8 @@
 import type { Db } from '../../db/database.ts';
 import type { CreditsRepository } from '../credits/credits.repository.ts';
 import { utcDay } from '../../lib/dates.ts';
+import { afterCommit } from '../../db/transaction.ts';
+import { NO_COUNTERS, type ServiceCounters } from '../../lib/service-counters.ts';
 
 /**
  * Gives back credits a question already SPENT (an answer removed after review, an upheld
@@ -23,7 +25,7 @@ export interface RefundSpentInput {
   at: Date;
 }
 
-export async function refundSpent(tx: Db, repo: CreditsRepository, input: RefundSpentInput): Promise<boolean> {
+export async function refundSpent(tx: Db, repo: CreditsRepository, input: RefundSpentInput, counters: Pick<ServiceCounters, 'refunded'> = NO_COUNTERS): Promise<boolean> {
   if (!Number.isSafeInteger(input.amount) || input.amount <= 0) return false;
   await repo.ensureBalance(input.accountId, tx);
   const entry = await repo.insertEntry(
@@ -35,5 +37,6 @@ export async function refundSpent(tx: Db, repo: CreditsRepository, input: Refund
   // Net spend: credits reserved today under a capped key go back under its cap too (after the balance: lock order).
   await repo.returnCapCharges(input.reservedBy, utcDay(input.at), input.amount, tx);
   await repo.insertLot({ accountId: input.accountId, entryId: entry.id, amount: input.amount, expiresAt: null }, tx);
+  afterCommit(tx, () => counters.refunded(input.amount));
   return true;
 }

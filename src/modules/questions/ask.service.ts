@@ -18,6 +18,7 @@ import { storedResponse, withIdempotency, type Stored } from './idempotency.ts';
 import type { IdempotencyRepository } from './idempotency.repository.ts';
 import type { QuestionsRepository } from './questions.repository.ts';
 import { questionView } from './question-view.ts';
+import { NO_COUNTERS, type ServiceCounters } from '../../lib/service-counters.ts';
 import type { Question } from './questions.schemas.ts';
 import { addDays, startOfUtcDay } from '../../lib/dates.ts';
 
@@ -106,6 +107,8 @@ interface Deps {
    * Absent: nothing checked or stored.
    */
   ownFile?: OwnFileLookup;
+  /** Operators' counters (docs/operations.md "Metrics"); default: none. */
+  counters?: Pick<ServiceCounters, 'asked'>;
 }
 
 /**
@@ -209,6 +212,8 @@ export function createAskService(deps: Deps) {
       );
 
       for (const question of created) deps.effects.questionCreated(question);
+      // Committed, and not a replay of a stored response (that created nothing).
+      if (created.length > 0) (deps.counters ?? NO_COUNTERS).asked();
       return result;
     },
 

@@ -145,7 +145,7 @@ export function questionsRoutes(deps: { asks: AskService; questions: QuestionsSe
       if (released) app.log.info({ waits: released }, 'stopping: open waits answered with done false');
     });
     app.get('/v2/questions/:id/wait', {
-      config: { scope: 'questions:read' },
+      config: { scope: 'questions:read', longPoll: true },
       schema: {
         operationId: 'waitForQuestion',
         tags: TAG,
