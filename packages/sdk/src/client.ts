@@ -67,7 +67,7 @@ export class Headcount {
       timeoutMs,
       userAgent: options.userAgent,
       headers: { ...(options.account ? { 'headcount-account': options.account } : {}), ...options.headers },
-      random: Math.random,
+      random: () => Math.random(),
     });
     this.questions = new Questions(this);
     this.billing = new Billing(this);

@@ -90,6 +90,8 @@ export function parseRetryAfter(value: string | null, now: number = Date.now()):
   if (value === null) return null;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Number(text);
+  // Anything else numeric ("-1", "1.5") is not a valid Retry-After, though Date.parse would take it for a year.
+  if (/^[-+.\d]+$/.test(text)) return null;
   const at = Date.parse(text);
   if (Number.isNaN(at)) return null;
   return Math.max(0, Math.ceil((at - now) / 1000));
