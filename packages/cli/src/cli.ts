@@ -452,7 +452,7 @@ const answers: Handler = async (ctx, ui, args, flags) => {
   }
   const document = { ...page, answers: all };
   if (ui.json) return void ui.printJson(document);
-  for (const line of answersTable(all, { width: ui.width, colors: ui.out })) ui.print(line);
+  for (const line of answersTable(all, { width: ui.tableWidth, colors: ui.out })) ui.print(line);
   const shown = `${number(all.length)} of ${number(page.total)} answer${page.total === 1 ? '' : 's'}`;
   ui.note(ui.err.dim(page.nextCursor ? `${shown}; more: headcount answers ${id} --cursor ${page.nextCursor}` : shown));
 };
@@ -475,7 +475,7 @@ const list: Handler = async (ctx, ui, _args, flags) => {
   if (flags.mine) query.mine = true;
   const page = await hc.questions.listPage(query as never, { signal: ctx.signal });
   if (ui.json) return void ui.printJson(page);
-  for (const line of questionsTable(page.questions, { width: ui.width, colors: ui.out })) ui.print(line);
+  for (const line of questionsTable(page.questions, { width: ui.tableWidth, colors: ui.out })) ui.print(line);
   if (page.nextCursor) ui.note(ui.err.dim(`More: headcount list --cursor ${page.nextCursor}`));
 };
 
@@ -551,7 +551,7 @@ const ledger: Handler = async (ctx, ui, _args, flags) => {
   const cut = rows.length > limit;
   const document = { rows: rows.slice(0, limit), nextCursor: cut ? null : page.nextCursor };
   if (ui.json) return void ui.printJson(document);
-  for (const line of ledgerTable(document.rows, { width: ui.width, colors: ui.out })) ui.print(line);
+  for (const line of ledgerTable(document.rows, { width: ui.tableWidth, colors: ui.out })) ui.print(line);
   if (document.nextCursor) ui.note(ui.err.dim(`More: headcount ledger --cursor ${document.nextCursor}`));
   else if (cut) ui.note(ui.err.dim(`More: headcount ledger --limit ${Math.min(1000, limit * 2)}`));
 };

@@ -63,9 +63,16 @@ export class Ui {
     this.io.stderr.write(`${line}\n`);
   }
 
+  /** Columns for the chart: the terminal's, else $COLUMNS, else 80. */
   get width(): number {
-    const columns = this.io.stdout.columns;
+    const columns = this.io.stdout.isTTY ? this.io.stdout.columns : Number(this.io.env.COLUMNS);
     return typeof columns === 'number' && columns >= 40 ? columns : 80;
+  }
+
+  /** Columns a table may take: cut to the terminal's; never cut when piped (grep, a file) unless $COLUMNS says so. */
+  get tableWidth(): number {
+    if (this.io.stdout.isTTY || this.io.env.COLUMNS) return this.width;
+    return Number.POSITIVE_INFINITY;
   }
 
   get stderrWidth(): number {
