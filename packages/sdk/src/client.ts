@@ -16,23 +16,23 @@ import { waitForResult, type WaitForResultOptions } from './wait-for-result.ts';
 
 export interface HeadcountOptions {
   /** An API key (`hc_live_…` or `hc_test_…`, made in the portal under Developers). Used when given. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** Else an OAuth access token (docs/agents.md) or a portal session token (`hc_ses_…`), sent the same way. */
-  accessToken?: string;
+  accessToken?: string | undefined;
   /** Where the service is. Default `http://localhost:8080` (the SDK reads no environment: pass `process.env.HEADCOUNT_BASE_URL` yourself). */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** The fetch to use (a proxy-aware one, a test's stand-in). Default: the global fetch, looked up at each call. */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** Retries after a failed attempt that may be retried (retry.ts; README "Retries"). Default 2. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** Per attempt, in ms, including reading the answer. Default 60 000; a wait call gets its `seconds` + 15 s instead. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Sent as User-Agent (not in browsers, which do not allow it), e.g. `my-app/1.2`. */
-  userAgent?: string;
+  userAgent?: string | undefined;
   /** Sent as `Headcount-Account`: with a portal session, the team account to act for (docs/portal.md). */
-  account?: string;
+  account?: string | undefined;
   /** Headers sent with every request. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
 }
 
 export const DEFAULT_BASE_URL = 'http://localhost:8080';

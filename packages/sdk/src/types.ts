@@ -39,13 +39,13 @@ export type ResponseOf<K extends OperationId> = DecodedContent<SuccessResponse<K
 /** Options every call takes (the resource methods and `hc.request` alike). */
 export interface CallOptions {
   /** Aborts the call, its retries and the waits between them; the call rejects with the signal's reason. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Extra request headers (e.g. `Headcount-Account` for a portal session acting for a team). */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** This call's per-attempt timeout instead of the client's `timeoutMs`. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** This call's retries instead of the client's `maxRetries` (0: no retry). */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
 }
 
 /** Options of calls that can spend or change money and so carry an Idempotency-Key. */
@@ -55,19 +55,19 @@ export interface IdempotentCallOptions extends CallOptions {
    * same key on every retry of it. Pass your own to make a retry of the whole call (after a crash,
    * from another process) safe too: the service then answers the stored response.
    */
-  idempotencyKey?: string;
+  idempotencyKey?: string | undefined;
 }
 
 type PathPart<K extends OperationId> = [PathParamsOf<K>] extends [never] ? { path?: undefined } : { path: PathParamsOf<K> };
 type QueryPart<K extends OperationId> = [QueryOf<K>] extends [never]
   ? { query?: undefined }
   : {} extends QueryOf<K>
-    ? { query?: QueryOf<K> }
+    ? { query?: QueryOf<K> | undefined }
     : { query: QueryOf<K> };
 type BodyPart<K extends OperationId> = [BodyOf<K>] extends [never]
   ? { body?: undefined }
   : undefined extends Operation<K>['requestBody']
-    ? { body?: BodyOf<K> }
+    ? { body?: BodyOf<K> | undefined }
     : { body: BodyOf<K> };
 
 /** The second argument of `hc.request(operationId, …)`, typed by that operation. */

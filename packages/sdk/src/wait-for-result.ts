@@ -30,14 +30,14 @@ export interface WaitProgress {
 
 export interface WaitForResultOptions {
   /** Called with each snapshot (after every wait call, the last one with `done: true`). An error it throws stops the wait. */
-  onProgress?: (progress: WaitProgress) => void;
-  signal?: AbortSignal;
+  onProgress?: ((progress: WaitProgress) => void) | undefined;
+  signal?: AbortSignal | undefined;
   /** Give up after this long with HeadcountTimeoutError (its `lastResult` is the last snapshot's result). Default: no limit. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** How long each wait call is held, 1 to 25 (default 25): lower means more frequent onProgress snapshots, and more requests. */
-  seconds?: number;
+  seconds?: number | undefined;
   /** Done as soon as this many heads have answered, completing the question early (refunding the rest): docs/lifecycle.md. */
-  minAnswers?: number;
+  minAnswers?: number | undefined;
 }
 
 const MAX_WAIT_SECONDS = 25;
