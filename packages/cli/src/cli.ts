@@ -241,11 +241,17 @@ const login: Handler = async (ctx, ui, _args, flags) => {
   ui.note(`To sign in, open this address in a browser:\n\n  ${c.bold(c.cyan(open))}\n`);
   ui.note(`and check that it shows the code ${c.bold(device.user_code)}${device.verification_uri_complete ? '' : ` (type it at ${device.verification_uri})`}.`);
   ui.note(c.dim(`Waiting for you to approve (the code works for ${Math.round(device.expires_in / 60)} min; Ctrl-C to stop)…`));
-  const tokens = await pollForTokens(metadata, clientId, device, ctx.fetch, {
-    signal: ctx.signal,
-    now: ctx.io.now,
-    onSlowDown: (interval) => ui.note(c.dim(`The service asked to poll more slowly: every ${interval} s now.`)),
-  });
+  let tokens;
+  try {
+    tokens = await pollForTokens(metadata, clientId, device, ctx.fetch, {
+      signal: ctx.signal,
+      now: ctx.io.now,
+      onSlowDown: (interval) => ui.note(c.dim(`The service asked to poll more slowly: every ${interval} s now.`)),
+    });
+  } catch (error) {
+    if (ctx.signal.aborted) ui.note('Stopped waiting for the sign-in; nothing was saved.');
+    throw error;
+  }
   const credential = credentialFromTokens(tokens, { clientId, metadata, resource, now: ctx.io.now() });
   await ctx.store.save(ctx.baseUrl, credential);
   const summary = { baseUrl: ctx.baseUrl, credential: 'oauth', scope: credential.scope, expiresAt: credential.expiresAt, renewable: credential.refreshToken !== null, file: ctx.store.file };

@@ -10,9 +10,9 @@ function parse(kind: 'ask' | 'estimate', argv: string[]): { flags: DraftFlags; t
   return { flags: command.opts() as DraftFlags, text: command.args[0] };
 }
 
-function askBody(argv: string[], file: Record<string, unknown> | null = null) {
+function askBody(argv: string[], file: Record<string, unknown> | null = null): Record<string, any> & { draft: Record<string, any> } {
   const { flags, text } = parse('ask', argv);
-  return askBodyFromFlags(flags, file, text);
+  return askBodyFromFlags(flags, file, text) as Record<string, any> & { draft: Record<string, any> };
 }
 
 function commanderFailure(argv: string[]): CommanderError {

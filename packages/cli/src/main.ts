@@ -11,9 +11,14 @@ const controller = new AbortController();
 let interrupts = 0;
 process.on('SIGINT', () => {
   interrupts += 1;
-  if (interrupts > 1) process.exit(130);
+  // Forced out: show the cursor again in case a progress bar had hidden it.
+  const forceExit = () => {
+    if (process.stderr.isTTY) process.stderr.write('\u001b[?25h\n');
+    process.exit(130);
+  };
+  if (interrupts > 1) forceExit();
   controller.abort(new InterruptedError('interrupted'));
-  setTimeout(() => process.exit(130), 2000).unref();
+  setTimeout(forceExit, 2000).unref();
 });
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
