@@ -29,7 +29,7 @@ const ADMIN_CLI = 'npm run --silent admin -- help';
 async function main(): Promise<void> {
   const started = Date.now();
   const config = loadConfig();
-  const database = await openDatabase(config, { fromTemplate: true });
+  const database = await openDatabase(config, { fromTemplate: true, adminSocket: true });
   const applied = await migrateToLatest(database.db);
   const notifier = database.kind === 'server' ? createPostgresNotifier(database.connection, database.pool, console) : createLocalNotifier();
   await notifier.start();

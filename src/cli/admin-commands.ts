@@ -1,10 +1,12 @@
 import { validationError } from '../lib/errors.ts';
 import { integer, required, type AdminCommand } from './cli-values.ts';
 import { audienceCommands } from './audience-commands.ts';
+import { backupCommands } from './backup-commands.ts';
 import { isTicketStatus } from '../modules/support/support.schemas.ts';
 import { QUEUE_LIMIT } from '../modules/support/support.service.ts';
 
 export type { AdminCommand } from './cli-values.ts';
+export { serviceCommand } from './cli-values.ts';
 
 /** Every admin command; README.md lists them for operators. */
 export const adminCommands: Record<string, AdminCommand> = {
@@ -198,4 +200,5 @@ export const adminCommands: Record<string, AdminCommand> = {
     },
   },
   ...audienceCommands,
+  ...backupCommands,
 };

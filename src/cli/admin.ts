@@ -13,6 +13,13 @@ function print(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value)}\n`);
 }
 
+/** An AppError printed as the API's envelope (exit 1); anything else is rethrown (an internal error). */
+function printAppError(error: unknown): number {
+  if (!(error instanceof AppError)) throw error;
+  print({ error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } });
+  return 1;
+}
+
 async function run(argv: string[]): Promise<number> {
   const parsed = parseAdminArgs(argv, (text) => process.stdout.write(text));
   if (parsed.kind === 'help') return 0;
@@ -31,6 +38,14 @@ async function run(argv: string[]): Promise<number> {
     import('pino'),
   ]);
   const config = loadConfig({ ...process.env, SIM_HEADS: '0' });
+  if ('onFiles' in command) {
+    try {
+      print(await command.onFiles(config, values));
+      return 0;
+    } catch (error) {
+      return printAppError(error);
+    }
+  }
   const database = await openDatabase(config, { joinRunningInstance: true, poolSize: 2, fromTemplate: true });
   let container: Container | undefined;
   try {
@@ -40,11 +55,7 @@ async function run(argv: string[]): Promise<number> {
     print(await command.run(container, values));
     return 0;
   } catch (error) {
-    if (error instanceof AppError) {
-      print({ error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } });
-      return 1;
-    }
-    throw error;
+    return printAppError(error);
   } finally {
     await database.close();
   }

@@ -1,4 +1,5 @@
 import type { Container } from '../container.ts';
+import type { Config } from '../config.ts';
 import { validationError } from '../lib/errors.ts';
 
 /** Reading the admin commands' option values; a mistake is the API's 400 envelope, naming the option. */
@@ -31,12 +32,24 @@ export function list(value: string | boolean | undefined): string[] {
  * boolean one is a flag. Whether it is required is checked by the command (so the error is ours).
  */
 type OptionSpec = { type: 'string'; value: string; description: string } | { type: 'boolean'; description: string };
-export interface AdminCommand {
+interface CommandHelp {
   /** The options in one line, as README.md and `--help` show them. */
   usage: string;
   /** One line: what the command does. */
   summary: string;
   options: Record<string, OptionSpec>;
-  run(container: Container, values: Values): Promise<unknown>;
+}
+/**
+ * Most commands act through the services on an open database; a few (backup, restore) act on
+ * DATA_DIR's files themselves and must not open it first (`onFiles`).
+ */
+export type ServiceCommand = CommandHelp & { run(container: Container, values: Values): Promise<unknown> };
+export type FilesCommand = CommandHelp & { onFiles(config: Config, values: Values): Promise<unknown> };
+export type AdminCommand = ServiceCommand | FilesCommand;
+
+/** The command's `run`, for callers (tests) that run service commands on a container of their own. */
+export function serviceCommand(command: AdminCommand | undefined): ServiceCommand {
+  if (!command || !('run' in command)) throw new Error('not a command that runs on the services');
+  return command;
 }
 

@@ -46,6 +46,8 @@ export interface OpenOptions {
   poolSize?: number;
   /** A fresh DATA_DIR starts as a copy of the install's migrated template (main and the admin CLI; tests and the template itself start empty). */
   fromTemplate?: boolean;
+  /** Serve backups on DATA_DIR's admin socket while open (the service; embedded only). */
+  adminSocket?: boolean;
 }
 
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databasePoolSize'>, options: OpenOptions = {}): Promise<Database> {
@@ -62,7 +64,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       poolConfig = { ...running, max };
       kind = 'embedded-client';
     } else {
-      embedded = await startEmbedded(config.dataDir, { fromTemplate: options.fromTemplate ?? false });
+      embedded = await startEmbedded(config.dataDir, { fromTemplate: options.fromTemplate ?? false, adminSocket: options.adminSocket ?? false });
       poolConfig = { ...embedded.connection, max };
       kind = 'embedded';
     }

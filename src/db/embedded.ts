@@ -4,6 +4,11 @@ import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { keepExtendedQueriesTogether } from './pglite-socket-fix.ts';
 import { startFromTemplate } from './embedded-template.ts';
+import { embeddedPaths, SOCKET_PORT } from './embedded-paths.ts';
+import { serveAdminSocket, type AdminSocket } from './embedded-admin-socket.ts';
+import { restoreBackup, writeBackup, type BackupManifest, type RestoreSummary } from './embedded-backup.ts';
+
+export { embeddedPaths, SOCKET_PORT, type EmbeddedPaths } from './embedded-paths.ts';
 
 /**
  * The embedded default (ARCHITECTURE §1): PGlite keeps its files under DATA_DIR and is served
@@ -14,24 +19,6 @@ import { startFromTemplate } from './embedded-template.ts';
  * holding the owner's pid stops a second server with a clear error, and lets the admin CLI find
  * the running instance and go through its socket instead.
  */
-export const SOCKET_PORT = 5432;
-
-export interface EmbeddedPaths {
-  pgdata: string;
-  lockFile: string;
-  socketDir: string;
-  socketFile: string;
-}
-
-export function embeddedPaths(dataDir: string): EmbeddedPaths {
-  return {
-    pgdata: path.join(dataDir, 'pgdata'),
-    lockFile: path.join(dataDir, 'headcount.lock'),
-    socketDir: dataDir,
-    socketFile: path.join(dataDir, `.s.PGSQL.${SOCKET_PORT}`),
-  };
-}
-
 export class DataDirInUseError extends Error {
   constructor(
     readonly dataDir: string,
@@ -77,7 +64,8 @@ export function lockHolder(dataDir: string): number | null {
   }
 }
 
-function acquireLock(dataDir: string): () => void {
+/** Takes DATA_DIR's lock (DataDirInUseError when a live process has it); returns its release. */
+export function acquireLock(dataDir: string): () => void {
   const { lockFile } = embeddedPaths(dataDir);
   const key = path.resolve(dataDir);
   if (openHere.has(key)) throw new DataDirInUseError(dataDir, process.pid);
@@ -119,10 +107,12 @@ export interface StartOptions {
   maxConnections?: number;
   /** Copy the install's migrated template when DATA_DIR has no database yet (embedded-template.ts). */
   fromTemplate?: boolean;
+  /** Serve backups on DATA_DIR's admin socket (the service: embedded-admin-socket.ts). */
+  adminSocket?: boolean;
 }
 
 export async function startEmbedded(dataDir: string, options: StartOptions = {}): Promise<EmbeddedDatabase> {
-  const { maxConnections = 100, fromTemplate = false } = options;
+  const { maxConnections = 100, fromTemplate = false, adminSocket = false } = options;
   fs.mkdirSync(dataDir, { recursive: true });
   const paths = embeddedPaths(dataDir);
   const release = acquireLock(dataDir);
@@ -134,6 +124,7 @@ export async function startEmbedded(dataDir: string, options: StartOptions = {})
     const server = new PGLiteSocketServer({ db, path: paths.socketFile, maxConnections });
     keepExtendedQueriesTogether(server);
     await server.start();
+    const admin: AdminSocket | null = adminSocket ? await serveAdminSocket(db, dataDir) : null;
     let stopped = false;
     return {
       connection: { host: paths.socketDir, port: SOCKET_PORT, user: 'postgres', database: 'postgres' },
@@ -141,6 +132,7 @@ export async function startEmbedded(dataDir: string, options: StartOptions = {})
       async stop() {
         if (stopped) return;
         stopped = true;
+        await admin?.close();
         await server.stop();
         await db.close();
         fs.rmSync(paths.socketFile, { force: true });
@@ -158,4 +150,35 @@ export function runningInstanceConnection(dataDir: string): EmbeddedDatabase['co
   const paths = embeddedPaths(dataDir);
   if (lockHolder(dataDir) === null || !fs.existsSync(paths.socketFile)) return null;
   return { host: paths.socketDir, port: SOCKET_PORT, user: 'postgres', database: 'postgres' };
+}
+
+/**
+ * A backup of DATA_DIR when no process has it open (docs/operations.md "Backups"); while the
+ * service runs, the admin CLI asks it instead (embedded-admin-socket.ts `requestBackup`).
+ */
+export async function backupClosedDataDir(dataDir: string, file: string): Promise<BackupManifest> {
+  const release = acquireLock(dataDir);
+  try {
+    const { pgdata } = embeddedPaths(dataDir);
+    if (!fs.existsSync(path.join(pgdata, 'PG_VERSION'))) throw new Error(`DATA_DIR ${dataDir} has no database to back up.`);
+    const db = await PGlite.create(pgdata);
+    try {
+      return await writeBackup(db, dataDir, file);
+    } finally {
+      await db.close();
+    }
+  } finally {
+    release();
+  }
+}
+
+/** Restores a backup into DATA_DIR, which no process may have open (embedded-backup.ts). */
+export async function restoreDataDir(dataDir: string, file: string): Promise<RestoreSummary> {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const release = acquireLock(dataDir);
+  try {
+    return await restoreBackup(dataDir, file);
+  } finally {
+    release();
+  }
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
 import { answerAll, ask, choiceDraft, DAY, errorOf, eventsOf, expectReconciled, failure, getQuestion, ledgerRowsOf, money, seedHeads, sleep, type Head, type Json, fundedKey, NO_RATE_LIMITS } from '../helpers/questions.ts';
-import { adminCommands } from '../../src/cli/admin-commands.ts';
+import { adminCommands, serviceCommand } from '../../src/cli/admin-commands.ts';
 
 /**
  * Flags, pins and disputes (docs/moderation.md; spec "Answer flag", POST …/flag, …/pin,
@@ -36,7 +36,7 @@ const dispute = (key: TestKey, id: string, payload: Json = { reason: 'The answer
   t.inject({ method: 'POST', url: `/v2/questions/${id}/dispute`, headers: key.auth, payload });
 const readDispute = (key: TestKey, id: string) => t.inject({ method: 'GET', url: `/v2/questions/${id}/dispute`, headers: key.auth });
 const resultOf = (key: TestKey, id: string) => t.container.results.forAccount(key.accountId, id);
-const admin = (name: string, values: Record<string, string | boolean | undefined>) => adminCommands[name].run(t.container, values) as Promise<Json>;
+const admin = (name: string, values: Record<string, string | boolean | undefined>) => serviceCommand(adminCommands[name]).run(t.container, values) as Promise<Json>;
 
 describe('POST …/answers/{ref}/flag', () => {
   it('201 with an open flag whose refundCredits is what the answer cost; results carry it on that answer only', async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { newEmail, newIp, signIn } from '../helpers/people.ts';
-import { adminCommands } from '../../src/cli/admin-commands.ts';
+import { adminCommands, serviceCommand } from '../../src/cli/admin-commands.ts';
 import { AppError } from '../../src/lib/errors.ts';
 import { SCOPES, type Actor } from '../../src/lib/actor.ts';
 import { createSupportRepository } from '../../src/modules/support/support.repository.ts';
@@ -30,7 +30,7 @@ const URL = '/v1/support/tickets';
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const errorOf = (response: LightMyRequestResponse) => response.json().error;
-const admin = (name: string, values: Record<string, string | boolean | undefined>) => adminCommands[name].run(t.container, values) as Promise<Json>;
+const admin = (name: string, values: Record<string, string | boolean | undefined>) => serviceCommand(adminCommands[name]).run(t.container, values) as Promise<Json>;
 
 let subjects = 0;
 /** A valid body with a subject of its own, so a ticket can be found in the queue. */
