@@ -362,7 +362,8 @@ const estimate: Handler = async (ctx, ui, args, flags) => {
   const hc = await publicClient(ctx);
   const answer = await hc.billing.estimate(body.draft as never, { signal: ctx.signal, ...(body.surface ? { surface: body.surface as 'app' | 'web' } : {}) });
   if (ui.json) ui.printJson(answer);
-  else for (const line of estimateLines(answer, (body.draft as Json).n as number | undefined, ui.out)) ui.print(line);
+  // The service prices 50 answers when the draft names no n.
+  else for (const line of estimateLines(answer, typeof (body.draft as Json).n === 'number' ? ((body.draft as Json).n as number) : 50, ui.out)) ui.print(line);
   return answer.validation.length === 0 ? EXIT.ok : EXIT.api;
 };
 
