@@ -317,6 +317,25 @@ describe('exit codes', () => {
     expect(refused.stderr).toMatch(/^Error: unauthorized: .* \(request \S+\)$/m);
   });
 
+  it('3: a key without the scope (403); it can still be saved, and whoami says what it cannot do', async () => {
+    const reader = await t.makeKey(['questions:read']);
+    const readerHome = await cliHome(t.baseUrl);
+    try {
+      const login = await runCli(['login', '--key', reader.secret], readerHome.env());
+      expect(login.code, login.stderr).toBe(0);
+      expect(login.stderr).toContain('This key cannot read the balance (it has no account:read scope).');
+      const who = await runCli(['whoami'], readerHome.env());
+      expect(who.code).toBe(0);
+      expect(who.stdout).toContain('The credential works but cannot read the balance (no account:read scope).');
+      const asked = await runCli(['ask', ...CHOICE], readerHome.env());
+      expect(asked.code).toBe(3);
+      expect(asked.stderr).toMatch(/^Error: insufficient_scope: .* \(request \S+\)$/m);
+      expect((await runCli(['list'], readerHome.env())).code).toBe(0);
+    } finally {
+      await readerHome.dispose();
+    }
+  });
+
   it('4: not enough credits, with the code and the request id', async () => {
     const poor = await fundedKey(t, 0);
     const asked = await runCli(['ask', ...CHOICE], env({ HEADCOUNT_API_KEY: poor.secret }));

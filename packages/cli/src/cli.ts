@@ -411,6 +411,8 @@ async function waitAndShow(ctx: Context, ui: Ui, hc: Headcount, question: Schema
   const timeoutSeconds = flags.timeout as number | undefined;
   const live = progressBarEnabled(ctx.io.stderr, ctx.io.env);
   const view = new ProgressView(ctx.io.stderr, { live, colors: ui.err, now: ctx.io.now, width: () => ui.stderrWidth });
+  if (question.status === 'scheduled' && question.scheduledFor) ui.note(`${question.id} is scheduled for ${new Date(question.scheduledFor).toISOString()}; waiting for it to go live and be answered.`);
+  else if (question.status === 'draft') ui.note(`${question.id} is a follow-up waiting for its parent to close.`);
   view.update(question.answered, question.n, { etaMinutes: question.etaMinutes, liveAt: question.liveAt });
   const started = Date.now();
   let final: Schemas['Result'];
