@@ -10,7 +10,8 @@ import { CLI, cliHome, ensureBuilt, runCli, type CliHome } from './headcount-cli
  * `headcount` in a real terminal: tmux (a pseudo-terminal of 120 × 40) runs the command while
  * the test answers the question, and reads the screen as a person sees it (`capture-pane -p`,
  * with `-e` for the colour codes). The progress bar is redrawn in place and moves as answers
- * arrive; the chart is in colour on a terminal, and plain with NO_COLOR or --no-color.
+ * arrive; the chart is in colour on a terminal, and plain with NO_COLOR or --no-color (which also
+ * turn the bar into plain progress lines).
  * Needs tmux (Debian: `apt-get install tmux`).
  */
 const run = promisify(execFile);
@@ -108,7 +109,7 @@ describe('headcount in a terminal (tmux)', () => {
     expect(coloured.split('\n').find((line) => line.includes('Pocket'))).toContain(`${ESC}36m█`);
   }, 60_000);
 
-  it('NO_COLOR=1 (and --no-color): the same chart on a terminal, without a colour code', async () => {
+  it('NO_COLOR=1 (and --no-color): the same chart on a terminal without a colour code, and plain progress lines instead of the bar', async () => {
     const question = await ask(t, owner, choiceDraft());
     await answerAll(t, question.id, heads.slice(10, 20), (i) => ({ option: i < 7 ? 0 : 1 }));
     for (const [session, args, extra] of [
@@ -123,6 +124,13 @@ describe('headcount in a terminal (tmux)', () => {
       expect(raw).not.toMatch(colourCode);
       expect(raw).not.toContain(`${ESC}1m`);
     }
+    // Waiting with NO_COLOR: no bar redrawn in place, the plain progress lines instead.
+    await tmux('new-session', '-d', '-s', 'waitplain', '-x', '120', '-y', '40', shellLine(['wait', question.id], { NO_COLOR: '1' }));
+    const waited = await until('waitplain', /EXIT=\d+/);
+    expect(waited).toContain('EXIT=0');
+    expect(waited).toMatch(/^10 of 10 answers \(100%\), done$/m);
+    expect(waited).not.toContain('░');
+    expect(await screen('waitplain', true)).not.toMatch(colourCode);
     // And colour by default on the same terminal.
     await tmux('new-session', '-d', '-s', 'colour', '-x', '120', '-y', '40', shellLine(['result', question.id]));
     await until('colour', /EXIT=0/);

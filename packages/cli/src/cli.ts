@@ -409,7 +409,7 @@ const waitCommand: Handler = async (ctx, ui, args, flags) => {
  */
 async function waitAndShow(ctx: Context, ui: Ui, hc: Headcount, question: Schemas['Question'], flags: Record<string, unknown>, extra: Json): Promise<ExitCode> {
   const timeoutSeconds = flags.timeout as number | undefined;
-  const live = progressBarEnabled(ctx.io.stderr, ctx.io.env);
+  const live = progressBarEnabled(ctx.io.stderr, ctx.io.env, ui.color);
   const view = new ProgressView(ctx.io.stderr, { live, colors: ui.err, now: ctx.io.now, width: () => ui.stderrWidth });
   if (question.status === 'scheduled' && question.scheduledFor) ui.note(`${question.id} is scheduled for ${new Date(question.scheduledFor).toISOString()}; waiting for it to go live and be answered.`);
   else if (question.status === 'draft') ui.note(`${question.id} is a follow-up waiting for its parent to close.`);

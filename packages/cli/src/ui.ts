@@ -30,9 +30,13 @@ export function colorEnabled(stream: OutStream, env: NodeJS.ProcessEnv, flag = t
   return stream.isTTY === true;
 }
 
-/** The live progress bar: only on a terminal that can redraw a line. */
-export function progressBarEnabled(stream: OutStream, env: NodeJS.ProcessEnv): boolean {
-  return stream.isTTY === true && env.TERM !== 'dumb';
+/**
+ * The live progress bar: only on a terminal that can redraw a line, and, like colour, not with
+ * NO_COLOR or --no-color (plain lines instead, which a screen reader or a captured terminal reads
+ * as well as a log does).
+ */
+export function progressBarEnabled(stream: OutStream, env: NodeJS.ProcessEnv, flag = true): boolean {
+  return colorEnabled(stream, env, flag);
 }
 
 /** How a command writes: results to stdout, progress and hints to stderr, JSON alone with --json. */
@@ -42,7 +46,8 @@ export class Ui {
   constructor(
     readonly io: Io,
     readonly json: boolean,
-    color = true,
+    /** False with --no-color. */
+    readonly color = true,
   ) {
     this.out = pc.createColors(colorEnabled(io.stdout, io.env, color));
     this.err = pc.createColors(colorEnabled(io.stderr, io.env, color));
