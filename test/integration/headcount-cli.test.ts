@@ -83,6 +83,8 @@ describe('login --key, whoami, logout', () => {
     const after = await runCli(['list'], env());
     expect(after.code).toBe(3);
     expect(after.stderr).toContain('Not signed in to http://127.0.0.1:');
+    const afterJson = await runCli(['list', '--json'], env());
+    expect(json(afterJson.stdout)).toEqual({ error: { code: 'unauthorized', message: expect.stringContaining('Not signed in') } });
     expect((await runCli(['whoami'], env())).code).toBe(3);
     expect((await runCli(['login', '--key', '-'], env(), `${owner.secret}\n`)).code).toBe(0);
   });
@@ -349,6 +351,10 @@ describe('exit codes', () => {
     const down = await runCli(['balance'], env({ HEADCOUNT_BASE_URL: `http://127.0.0.1:${port}`, HEADCOUNT_API_KEY: owner.secret }));
     expect(down.code).toBe(5);
     expect(down.stderr).toMatch(/^Error: network: .*ECONNREFUSED/m);
+    // --json: still one document on stdout, of the API's error shape.
+    const asJson = await runCli(['balance', '--json'], env({ HEADCOUNT_BASE_URL: `http://127.0.0.1:${port}`, HEADCOUNT_API_KEY: owner.secret, HEADCOUNT_MAX_RETRIES: '0' }));
+    expect(asJson.code).toBe(5);
+    expect(json(asJson.stdout).error.code).toBe('network_error');
   });
 
   it('1: anything else the API refuses (a question of no one)', async () => {

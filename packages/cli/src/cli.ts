@@ -2,11 +2,11 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
-import { HeadcountError, HeadcountTimeoutError, type Headcount, type Schemas } from '@headcount/sdk';
+import { HeadcountConnectionError, HeadcountError, HeadcountTimeoutError, type Headcount, type Schemas } from '@headcount/sdk';
 import { renderChart } from './chart.ts';
 import { CredentialStore, DEFAULT_BASE_URL, maskKey, normalizeBaseUrl } from './credentials.ts';
 import { addDraftOptions, askBodyFromFlags, estimateBodyFromFlags, integer, parseDraftJson, type DraftFlags, type Json } from './draft-flags.ts';
-import { AuthError, EXIT, EXIT_CODES_HELP, exitCodeFor, formatError, InterruptedError, QuietExit, UsageError, WaitTimeoutError, type ExitCode } from './exit-codes.ts';
+import { AuthError, EXIT, EXIT_CODES_HELP, exitCodeFor, formatError, HttpError, InterruptedError, isNetworkError, QuietExit, UsageError, WaitTimeoutError, type ExitCode } from './exit-codes.ts';
 import { answersTable, askedLines, balanceLines, cancelledLines, credits, estimateLines, ledgerTable, number, questionsTable } from './format.ts';
 import { apiResource, credentialFromTokens, discover, pollForTokens, registerClient, revokeTokens, startDeviceAuthorization } from './oauth.ts';
 import { ProgressView } from './progress.ts';
@@ -52,13 +52,24 @@ export async function run(argv: string[], io: Io, options: RunOptions = {}): Pro
     if (error instanceof QuietExit) return error.exitCode;
     if (interrupted) return EXIT.interrupted;
     const json = (ui as Ui | null)?.json ?? argv.includes('--json');
-    // With --json, the API's error envelope is the one document on stdout; the line is for people.
-    if (json && error instanceof HeadcountError) {
-      io.stdout.write(`${JSON.stringify({ error: { code: error.code, message: error.message, details: error.details, requestId: error.requestId } }, null, 2)}\n`);
-    }
+    // With --json, an error envelope is the one document on stdout (the API's, or one of the same
+    // shape for the tool's own failures); the line on stderr is for people.
+    if (json) io.stdout.write(`${JSON.stringify(errorDocument(error), null, 2)}\n`);
     io.stderr.write(`${formatError(error)}\n`);
     return exitCodeFor(error);
   }
+}
+
+/** `{error: {code, message, …}}`: the API's envelope, or the same shape for a failure of the tool's own. */
+function errorDocument(error: unknown): { error: Record<string, unknown> } {
+  if (error instanceof HeadcountError) return { error: { code: error.code, message: error.message, details: error.details, requestId: error.requestId } };
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof HttpError) return { error: { code: error.code, message, requestId: error.requestId } };
+  if (error instanceof AuthError) return { error: { code: error.code, message } };
+  if (error instanceof UsageError) return { error: { code: 'usage_error', message } };
+  if (error instanceof HeadcountTimeoutError) return { error: { code: 'timeout', message } };
+  if (error instanceof HeadcountConnectionError || isNetworkError(error)) return { error: { code: 'network_error', message } };
+  return { error: { code: 'error', message } };
 }
 
 function buildProgram(io: Io, invoke: (handler: Handler, command: Command, args: string[]) => Promise<void>): Command {
