@@ -357,15 +357,7 @@ async function draftFile(ctx: Context, flags: DraftFlags): Promise<Json | null> 
 
 /** A client for public calls: with the saved credential when there is one, else none at all. */
 async function publicClient(ctx: Context): Promise<Headcount> {
-  const credential = await resolveCredential(ctx);
-  if (credential) return clientFor(ctx, credential);
-  // The SDK wants a credential even for public operations; this one is never sent.
-  const anonymous: typeof fetch = (input, init) => {
-    const headers = new Headers(init?.headers);
-    headers.delete('authorization');
-    return ctx.fetch(input, { ...init, headers });
-  };
-  return clientFor({ ...ctx, fetch: anonymous }, { kind: 'api_key', apiKey: 'anonymous', source: 'env' });
+  return clientFor(ctx, await resolveCredential(ctx));
 }
 
 const estimate: Handler = async (ctx, ui, args, flags) => {

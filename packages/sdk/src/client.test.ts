@@ -85,9 +85,12 @@ describe('what a call sends', () => {
     expect(sent.headers.get('x-call')).toBe('c1');
   });
 
-  it('needs a credential; an API key wins over an access token', () => {
-    expect(() => new Headcount({})).toThrow(TypeError);
-    expect(() => new Headcount({ apiKey: ' ' })).toThrow(/API key/);
+  it('sends no Authorization without a credential (public calls), refuses a blank one; an API key wins over an access token', async () => {
+    const anonymous = client([{ status: 200, json: { estimate: {} } }], { apiKey: undefined });
+    await anonymous.hc.request('estimateQuestion', { body: { draft: { type: 'free_text', text: 'Why?' } } } as never);
+    expect(anonymous.calls[0]!.headers.get('authorization')).toBeNull();
+    expect(() => new Headcount({ apiKey: ' ' })).toThrow(/empty API key/);
+    expect(() => new Headcount({ accessToken: '' })).toThrow(TypeError);
     const { hc, calls } = client([{ status: 200, json: { credits: 1 } }], { accessToken: 'hc_ses_x' });
     return hc.billing.balance().then(() => expect(calls[0]!.headers.get('authorization')).toBe(`Bearer ${API_KEY}`));
   });

@@ -48,11 +48,17 @@ export class Headcount {
   readonly baseUrl: string;
   readonly #transport: Transport;
 
-  constructor(options: HeadcountOptions) {
-    const credential = options?.apiKey ?? options?.accessToken;
-    if (typeof credential !== 'string' || credential.trim() === '') {
-      throw new TypeError('new Headcount({ apiKey }) needs an API key (hc_live_… or hc_test_…) or an accessToken (OAuth or portal session)');
+  /**
+   * Without apiKey or accessToken the client makes public calls only (an estimate, the public
+   * catalogues); the others answer 401 `unauthorized`. A credential given but blank (an unset
+   * environment variable read as "") is a mistake, not a wish to be anonymous: TypeError.
+   */
+  constructor(options: HeadcountOptions = {}) {
+    const given = options.apiKey ?? options.accessToken;
+    if (given !== undefined && (typeof given !== 'string' || given.trim() === '')) {
+      throw new TypeError('new Headcount({ apiKey }) was given an empty API key or accessToken (an unset environment variable?)');
     }
+    const credential = given?.trim() ?? null;
     const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new TypeError(`maxRetries must be a whole number ≥ 0, not ${maxRetries}`);
@@ -61,7 +67,7 @@ export class Headcount {
     new URL(this.baseUrl); // a TypeError now, rather than at the first call
     this.#transport = new Transport({
       baseUrl: this.baseUrl,
-      credential: credential.trim(),
+      credential,
       fetch: options.fetch,
       maxRetries,
       timeoutMs,
