@@ -35,7 +35,8 @@ async function main(): Promise<void> {
   await notifier.start();
   // The job queue is made first: the container's timers send through it; it starts below, with
   // the jobs the container's services declare.
-  const jobs = createJobRunner(database.connection);
+  // On a server several processes may start at once: one at a time sets the queue up.
+  const jobs = createJobRunner(database.connection, { exclusiveStart: database.kind === 'server' });
   const prettyLogs = wantsPrettyLogs(config.nodeEnv, process.stdout.isTTY);
   // The services' own log lines (mail, OAuth) in the same format as the requests' (readable on a
   // terminal in development, JSON lines anywhere else).

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobDefinition, JobQueue } from '../lib/job.ts';
 import type { PoolStats } from '../lib/metrics.ts';
+import { withSessionLock } from '../db/session-lock.ts';
 
 /**
  * Durable jobs and timers on pg-boss (ARCHITECTURE §2), in the same PostgreSQL as everything else
@@ -25,7 +26,15 @@ export interface JobRunner extends JobQueue {
 /** pg-boss's pool: its Db keeps it as `pool` once started (pg-boss 10's src/db.js; not in its types). */
 const JOBS_POOL_SIZE = 3;
 
-export function createJobRunner(connection: pg.PoolConfig): JobRunner {
+/** The advisory lock (db/session-lock.ts) held while a process sets up the job queue. */
+const START_LOCK = 'headcount job queue set-up';
+
+/**
+ * `exclusiveStart` (main: on a PostgreSQL server, where several processes may start at once):
+ * set up the queue under START_LOCK. The embedded database belongs to one process.
+ */
+export function createJobRunner(connection: pg.PoolConfig, options: { exclusiveStart?: boolean } = {}): JobRunner {
+  const { exclusiveStart = false } = options;
   // The app's logger exists only once the container does; start() hands it in.
   let log: Log | null = null;
   // pg-boss keeps a small pool of its own: it sends multi-statement scripts that need the simple
@@ -51,11 +60,22 @@ export function createJobRunner(connection: pg.PoolConfig): JobRunner {
     async start(jobs, options) {
       log = options.log;
       const { work } = options;
-      await boss.start();
-      started = true;
+      // One process at a time makes the schema, the queues and the schedules: pg-boss's
+      // create_queue() adds a foreign key to its queue table in the transaction that inserted the
+      // queue's row, so two processes creating queues at once (a new database, a release with a
+      // new job) deadlock and one of them failed to start (test/integration/job-queue-start.test.ts).
+      // Where everything exists already this costs one connection and an uncontended lock.
+      const setUp = async () => {
+        await boss.start();
+        started = true;
+        for (const job of jobs) {
+          await boss.createQueue(job.name);
+          if (job.cron) await boss.schedule(job.name, job.cron, {}, { tz: 'UTC' });
+        }
+      };
+      if (exclusiveStart) await withSessionLock(connection, START_LOCK, setUp);
+      else await setUp();
       for (const job of jobs) {
-        await boss.createQueue(job.name);
-        if (job.cron) await boss.schedule(job.name, job.cron, {}, { tz: 'UTC' });
         if (work) {
           await boss.work(job.name, { pollingIntervalSeconds: 2 }, async (batch) => {
             for (const item of batch) {
