@@ -20,8 +20,9 @@ import { embeddedPaths } from './embedded-paths.ts';
  * Consistent while the service runs: PGlite is one session, and `dumpDataDir` runs alone in it
  * (no statement runs while the files are read), so the dump is the database at one instant, as a
  * crash would leave it; opening it replays the write-ahead log like any PostgreSQL after a crash.
- * Uploads are copied after the dump: a file is written before the row that names it commits and
- * is never removed, so every file the dumped database names is already there.
+ * Uploads are copied after the dump: a file is written before the row that names it commits, and
+ * a finished upload's file is never removed (uploads.service.ts `sweep` removes only unfinished
+ * ones, which no question can name), so every file the dumped database names is already there.
  *
  * Restoring swaps DATA_DIR's database and uploads for the backup's and moves the old ones aside
  * (nothing is deleted). Its caller holds DATA_DIR's lock (the service must be stopped).
