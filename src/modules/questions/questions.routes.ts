@@ -164,7 +164,13 @@ export function questionsRoutes(deps: { asks: AskService; questions: QuestionsSe
         },
       },
     }, async (request, reply) => {
-      const body = await deps.waits.wait(actorOf(request), request.params.id, request.query.seconds ?? DEFAULT_WAIT_SECONDS, request.query.minAnswers ?? null);
+      // A client that disconnects while parked frees its place at once, not after its seconds.
+      const gone = new AbortController();
+      const closed = () => {
+        if (!reply.raw.writableEnded) gone.abort();
+      };
+      reply.raw.once('close', closed);
+      const body = await deps.waits.wait(actorOf(request), request.params.id, request.query.seconds ?? DEFAULT_WAIT_SECONDS, request.query.minAnswers ?? null, gone.signal).finally(() => reply.raw.off('close', closed));
       // Waiters that wake together share one Result: their body is serialized once (by the
       // response schema) and sent as bytes, compressed once per coding for clients that accept it.
       // A string body cost a copy per reply (Node joins it to the response head before writing).

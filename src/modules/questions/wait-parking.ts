@@ -140,7 +140,7 @@ export function createParking(deps: { questions: Pick<QuestionsRepository, 'prog
    * Parks a call on its question until `ready` holds for a state of it, `seconds` pass, or the
    * service stops; true when it became ready. `seen`: the question's changes when the call read it.
    */
-  function park(question: Watched, seconds: number, ready: Waiter['ready'], seen: number): Promise<boolean> {
+  function park(question: Watched, seconds: number, ready: Waiter['ready'], seen: number, signal?: AbortSignal): Promise<boolean> {
     return new Promise<boolean>((resolve) => {
       const waiter: Waiter = {
         ready,
@@ -149,6 +149,7 @@ export function createParking(deps: { questions: Pick<QuestionsRepository, 'prog
         finish(value) {
           if (!question.waiters.delete(waiter)) return;
           clearTimeout(timeout);
+          signal?.removeEventListener('abort', gone);
           parked -= 1;
           if (parked === 0 && recheck) {
             clearInterval(recheck);
@@ -160,6 +161,10 @@ export function createParking(deps: { questions: Pick<QuestionsRepository, 'prog
       question.waiters.add(waiter);
       parked += 1;
       const timeout = setTimeout(() => waiter.finish(false), seconds * 1000);
+      // The caller went away (its connection closed): nobody is left to answer, so leave now.
+      const gone = () => waiter.finish(false);
+      if (signal?.aborted) return gone();
+      signal?.addEventListener('abort', gone, { once: true });
       if (!recheck) {
         recheck = setInterval(recheckAll, deps.recheckMs ?? SAFETY_RECHECK_MS);
         recheck.unref();
@@ -173,9 +178,9 @@ export function createParking(deps: { questions: Pick<QuestionsRepository, 'prog
     /**
      * The call's own first read of question `id` (`read`, which checks who may see it), then, if
      * `ready` does not hold for it, parked until it does; true when it holds, false when `seconds`
-     * ran out or the service is stopping.
+     * ran out, the service is stopping or `signal` aborted (the client disconnected).
      */
-    async until(id: string, read: () => Promise<Snapshot>, seconds: number, ready: Waiter['ready']): Promise<boolean> {
+    async until(id: string, read: () => Promise<Snapshot>, seconds: number, ready: Waiter['ready'], signal?: AbortSignal): Promise<boolean> {
       let question = watched.get(id);
       if (!question) {
         question = { id, calls: 0, waiters: new Set(), changes: 0, reading: false, stale: false };
@@ -185,7 +190,7 @@ export function createParking(deps: { questions: Pick<QuestionsRepository, 'prog
       try {
         const seen = question.changes;
         if (await ready(await read())) return true;
-        return releasing ? false : await park(question, seconds, ready, seen);
+        return releasing ? false : await park(question, seconds, ready, seen, signal);
       } finally {
         question.calls -= 1;
         if (question.calls === 0 && watched.get(id) === question) watched.delete(id);

@@ -64,8 +64,9 @@ export function createWaitService(deps: {
   }
 
   return {
-    async wait(actor: Actor, id: string, seconds = DEFAULT_WAIT_SECONDS, minAnswers: number | null = null): Promise<{ result: Result; done: boolean }> {
-      const done = await parking.until(id, () => snapshotOf(actor, id), seconds, (snapshot) => settled(actor.accountId, id, minAnswers, snapshot));
+    /** `signal`: aborted when the caller is gone (its connection closed), which ends the parking at once. */
+    async wait(actor: Actor, id: string, seconds = DEFAULT_WAIT_SECONDS, minAnswers: number | null = null, signal?: AbortSignal): Promise<{ result: Result; done: boolean }> {
+      const done = await parking.until(id, () => snapshotOf(actor, id), seconds, (snapshot) => settled(actor.accountId, id, minAnswers, snapshot), signal);
       return { result: await resultFor(actor.accountId, id, done), done };
     },
 
