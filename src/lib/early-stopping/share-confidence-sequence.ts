@@ -1,0 +1,136 @@
+import { logBeta } from './log-gamma.ts';
+
+/**
+ * Anytime-valid bounds for one share (the fraction of answers that pick an option), and the margin
+ * rule built on them.
+ *
+ * The confidence sequence: Robbins' beta-binomial mixture. H. Robbins, "Statistical methods related
+ * to the law of the iterated logarithm", Ann. Math. Statist. 41 (1970) 1397–1409; in the modern
+ * form of S. R. Howard, A. Ramdas, J. McAuliffe, J. Sekhon, "Time-uniform, nonparametric,
+ * nonasymptotic confidence sequences", Ann. Statist. 49 (2021) 1055–1080. For a candidate share p,
+ * after s of n answers picked the option (f = n − s did not), mix the likelihood ratio of θ against
+ * p over a Beta(a, b) prior on θ:
+ *
+ *     M_n(p) = ∫ θ^s (1−θ)^f dBeta(θ; a, b) / (p^s (1−p)^f) = B(a+s, b+f) / (B(a, b) p^s (1−p)^f).
+ *
+ * Under the true p this is a nonnegative martingale with mean 1, so by Ville's inequality it ever
+ * reaches 1/δ with probability ≤ δ: the set {p : M_n(p) < 1/δ} holds the true share at every n at
+ * once with probability ≥ 1 − δ, however often it is looked at. The default prior is the uniform
+ * Beta(1, 1) (parameter-free; with it the set is the PPR set of Waudby-Smith & Ramdas 2020). ln M_n
+ * is convex in p with its minimum ≤ 0 at p = s/n, so the set is an interval around s/n, found by
+ * bisection in log space.
+ *
+ * K shares at once: each at δ = α/K (union bound), so all K intervals hold together with
+ * probability ≥ 1 − α. A caller may also intersect each interval with its earlier ones (keep the
+ * largest lower and the smallest upper bound seen): still valid, never wider.
+ */
+
+export type Interval = { lower: number; upper: number };
+export type BetaPrior = { a: number; b: number };
+
+const UNIFORM: BetaPrior = { a: 1, b: 1 };
+const BISECTION_STEPS = 60; // halves [0, 1] to below 1e-18: past a double's resolution near p̂
+
+/** ln M_n(p): the log evidence against "the share is p" after `hits` of `n` answers. */
+export function logShareEvidence(hits: number, n: number, p: number, prior: BetaPrior = UNIFORM): number {
+  const misses = n - hits;
+  const logLikelihoodAtP = (hits > 0 ? hits * Math.log(p) : 0) + (misses > 0 ? misses * Math.log1p(-p) : 0);
+  return logBeta(prior.a + hits, prior.b + misses) - logBeta(prior.a, prior.b) - logLikelihoodAtP;
+}
+
+/**
+ * The anytime-valid interval for one share at level δ (the set of p with M_n(p) < 1/δ).
+ * `hits` may be fractional (the width calculator uses n·p), n ≥ 0.
+ */
+export function shareConfidenceInterval(hits: number, n: number, delta: number, prior: BetaPrior = UNIFORM): Interval {
+  if (!(delta > 0 && delta < 1)) throw new RangeError(`delta must be in (0, 1), got ${delta}`);
+  if (!(n >= 0 && hits >= 0 && hits <= n)) throw new RangeError(`need 0 ≤ hits ≤ n, got ${hits} of ${n}`);
+  if (n === 0) return { lower: 0, upper: 1 };
+  const logLevel = Math.log(1 / delta);
+  const outside = (p: number) => logShareEvidence(hits, n, p, prior) >= logLevel;
+  const centre = hits / n;
+
+  let lower = 0;
+  if (hits > 0) {
+    // outside at 0 (ln M = +∞ there), inside at the centre
+    let out = 0;
+    let inside = centre;
+    for (let i = 0; i < BISECTION_STEPS; i++) {
+      const mid = (out + inside) / 2;
+      if (outside(mid)) out = mid;
+      else inside = mid;
+    }
+    lower = out; // the outside end: the reported interval errs on the wide side
+  }
+  let upper = 1;
+  if (hits < n) {
+    let inside = centre;
+    let out = 1;
+    for (let i = 0; i < BISECTION_STEPS; i++) {
+      const mid = (out + inside) / 2;
+      if (outside(mid)) out = mid;
+      else inside = mid;
+    }
+    upper = out;
+  }
+  return { lower, upper };
+}
+
+/** All K shares at once, each at α/K, so all hold together with probability ≥ 1 − α. */
+export function shareConfidenceIntervals(counts: readonly number[], alpha: number, prior: BetaPrior = UNIFORM): Interval[] {
+  const n = counts.reduce((s, c) => s + c, 0);
+  return counts.map((c) => shareConfidenceInterval(c, n, alpha / counts.length, prior));
+}
+
+export type ShareMarginResult = {
+  settled: boolean;
+  /** The option with strictly the most answers; null with no answers or a tie for first. */
+  leader: number | null;
+  /** One anytime-valid interval per option (simultaneous at 1 − α). */
+  intervals: Interval[];
+  /**
+   * The leader's lower bound minus the largest upper bound among the others, in shares (0.12 = 12
+   * points); negative while the race is open. NaN without a leader.
+   */
+  provenMargin: number;
+  /** points / 100: the margin the rule waits for. */
+  requiredMargin: number;
+};
+
+/**
+ * The margin rule for shares, `{rule: 'margin', points, confidence}`:
+ *
+ *   settled ⇔ lower(leader) − max over other options c of upper(c) ≥ points / 100, and > 0,
+ *
+ * with all intervals from shareConfidenceIntervals at α = 1 − confidence. Meaning, when it settles:
+ * "the leader's true share is ahead of every other option's true share by at least `points`
+ * percentage points", wrong with probability ≤ α however many answers it took (on the event, of
+ * probability ≥ 1 − α, that every interval holds at every n, p_leader ≥ lower(leader) and
+ * p_c ≤ upper(c)). points = 0 asks only that the leader be truly ahead.
+ * O(K) interval computations of 2 × 60 log-space evaluations each.
+ */
+export function shareMarginRule(
+  counts: readonly number[],
+  points: number,
+  alpha: number,
+  prior: BetaPrior = UNIFORM,
+): ShareMarginResult {
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  if (!(points >= 0 && points < 100)) throw new RangeError(`points must be in [0, 100), got ${points}`);
+  if (counts.length < 2) throw new RangeError('the margin rule needs at least two options');
+  const requiredMargin = points / 100;
+  const intervals = shareConfidenceIntervals(counts, alpha, prior);
+  let leader = 0;
+  let tied = false;
+  for (let i = 1; i < counts.length; i++) {
+    if (counts[i] > counts[leader]) {
+      leader = i;
+      tied = false;
+    } else if (counts[i] === counts[leader]) tied = true;
+  }
+  if (tied) return { settled: false, leader: null, intervals, provenMargin: NaN, requiredMargin };
+  let highestRival = 0;
+  for (let c = 0; c < counts.length; c++) if (c !== leader) highestRival = Math.max(highestRival, intervals[c].upper);
+  const provenMargin = intervals[leader].lower - highestRival;
+  return { settled: provenMargin > 0 && provenMargin >= requiredMargin, leader, intervals, provenMargin, requiredMargin };
+}
