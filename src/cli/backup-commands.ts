@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { AppError, validationError } from '../lib/errors.ts';
 import { DataDirInUseError, backupClosedDataDir, lockHolder, restoreDataDir } from '../db/embedded.ts';
 import { requestBackup } from '../db/embedded-admin-socket.ts';
@@ -36,6 +37,8 @@ export const backupCommands: Record<string, AdminCommand> = {
       embeddedOnly(config, 'backup');
       const file = required(v, 'to');
       usable(file, v.force === true);
+      // `--to backups/today.tar.gz` on a first run: the folder is made, as `cp` users expect of a backup tool.
+      fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
       const running = lockHolder(config.dataDir);
       const started = Date.now();
       const manifest = running !== null ? await requestBackup(config.dataDir, file) : await backupClosedDataDir(config.dataDir, file);

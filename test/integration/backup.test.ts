@@ -219,6 +219,9 @@ describe('embedded backups with the admin CLI', () => {
     expect(exists.json.error.details.validation[0]).toMatchObject({ field: 'to', code: 'not_allowed' });
     const { backup } = await adminOk(dirB, ['backup', '--to', file, '--force']);
     expect(backup).toMatchObject({ whileRunning: false, uploads: 1 });
+    // A folder that does not exist yet is made.
+    const nested = path.join(root, 'new', 'folder', 'first.tar.gz');
+    expect((await adminOk(dirB, ['backup', '--to', nested])).backup.bytes).toBe(fs.statSync(nested).size);
 
     const { restored } = await adminOk(dirB, ['restore', '--from', file]);
     expect(restored.movedAside).toMatch(/before-restore-\d{8}T\d{6}Z$/);

@@ -364,7 +364,11 @@ describe.skipIf(!SERVER || (!REDIS_URL && !CI))('two API processes and a worker 
     expect((await fetch(`${worker.base}/readyz`).catch(() => null))?.status, 'a worker does not listen on PORT').toBeUndefined();
 
     expect(await until(async () => (await questionRow(goesLive.id)).status === 'live' && (await questionRow(expires.id)).status === 'underfilled'), worker.tail()).toBe(true);
-    expect([await jobState('question-go-live', goesLive.id), await jobState('question-expire', expires.id)]).toEqual(['completed', 'completed']);
+    // pg-boss marks a job completed after its handler has returned (and the question's change
+    // committed): seen a moment after the question moved, so waited for, not read at once.
+    const jobStates = async () => [await jobState('question-go-live', goesLive.id), await jobState('question-expire', expires.id)];
+    await until(async () => (await jobStates()).every((state) => state === 'completed'), 10_000);
+    expect(await jobStates()).toEqual(['completed', 'completed']);
     const closed = await questionRow(expires.id);
     expect(Number(closed.credits_spent)).toBe(closed.answered * expires.creditsPerAnswer);
     expect(Number(closed.credits_spent) + Number(closed.credits_refunded)).toBe(Number(closed.credits_reserved));
