@@ -18,6 +18,7 @@ export function embeddedPaths(dataDir: string): EmbeddedPaths {
     lockFile: path.join(dataDir, 'headcount.lock'),
     socketDir: dataDir,
     socketFile: path.join(dataDir, `.s.PGSQL.${SOCKET_PORT}`),
-    adminSocket: path.join(dataDir, '.s.headcount-admin'),
+    // Shorter than the database's socket name: wherever that one fits a Unix socket path (108 bytes), this does too.
+    adminSocket: path.join(dataDir, '.s.hc-admin'),
   };
 }

@@ -189,7 +189,7 @@ describe('SIGTERM with open waits and in-flight asks (R7.4)', () => {
 
     if (!SERVER) {
       // The embedded database was closed: its lock file and sockets (the database's, the admin one) are gone with it.
-      expect(dataDirBefore).toContain('.s.headcount-admin');
+      expect(dataDirBefore).toContain('.s.hc-admin');
       expect(fs.readdirSync(testDatabase.settings.dataDir).sort()).toEqual(dataDirBefore.filter((name) => name !== 'headcount.lock' && !name.startsWith('.s.')));
       expect(fs.existsSync(`${testDatabase.settings.dataDir}/headcount.lock`)).toBe(false);
     }
