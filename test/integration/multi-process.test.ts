@@ -13,6 +13,7 @@ import { freePort, serviceEnv, ServiceProcess } from '../helpers/service-process
 import { startReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 import { parseExposition } from '../helpers/prometheus.ts';
 import type { AskBody } from '../../src/modules/questions/ask.schemas.ts';
+import { until as untilWithin } from '../helpers/poll.ts';
 
 /**
  * Issue 16 point 5, "More than one machine" (docs/deploy.md), as it runs: two API processes
@@ -66,15 +67,8 @@ const EVENTS = ['question.reserved', 'question.completed', 'question.underfilled
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls `done` every 100 ms until it holds or `deadlineMs` passed; whether it held. */
-async function until(done: () => boolean | Promise<boolean>, deadlineMs = DEADLINE_MS): Promise<boolean> {
-  const deadline = Date.now() + deadlineMs;
-  while (!(await done())) {
-    if (Date.now() > deadline) return false;
-    await sleep(100);
-  }
-  return true;
-}
+/** Until `done` holds, at most DEADLINE_MS unless told otherwise (test/helpers/poll.ts). */
+const until = (done: () => boolean | Promise<boolean>, deadlineMs = DEADLINE_MS) => untilWithin(done, deadlineMs);
 
 interface Reply {
   status: number;

@@ -15,6 +15,7 @@ import { createResponseValidator, type ResponseValidator } from '../helpers/open
 import { balanceRow, ledgerRows, questionRows, refundRowsOf, smallAsk } from '../helpers/money.ts';
 import { freePort, serviceEnv, ServiceProcess } from '../helpers/service-process.ts';
 import type { AskBody } from '../../src/modules/questions/ask.schemas.ts';
+import { until as untilWithin } from '../helpers/poll.ts';
 
 /**
  * R7.4, the "restart PostgreSQL" part: the real service (src/main.ts as a child process: its pool,
@@ -205,15 +206,8 @@ class TempPostgres {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls `done` every 100 ms until it holds or `deadlineMs` passed; whether it held. */
-async function until(done: () => boolean | Promise<boolean>, deadlineMs = PHASE_DEADLINE_MS): Promise<boolean> {
-  const deadline = Date.now() + deadlineMs;
-  while (!(await done())) {
-    if (Date.now() > deadline) return false;
-    await sleep(100);
-  }
-  return true;
-}
+/** Until `done` holds, at most PHASE_DEADLINE_MS unless told otherwise (test/helpers/poll.ts). */
+const until = (done: () => boolean | Promise<boolean>, deadlineMs = PHASE_DEADLINE_MS) => untilWithin(done, deadlineMs);
 
 interface Reply {
   status: number;

@@ -1,20 +1,11 @@
 /**
- * A seeded PRNG for the simulations in this folder's tests (mulberry32, the generator of
- * src/lib/random.ts, copied because this folder imports nothing from outside itself).
- * Math.random cannot be seeded, so a failing run could not be replayed.
+ * The seeded PRNG of this folder's simulations: src/lib/random.ts's (mulberry32). Math.random
+ * cannot be seeded, so a failing run could not be replayed.
  */
-export type Random = () => number;
+import { seededRng, type Rng } from '../random.ts';
 
-export function seededRandom(seed: number): Random {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export type Random = Rng;
+export const seededRandom: (seed: number) => Random = seededRng;
 
 /** An index drawn with the given probabilities (which must sum to 1). */
 export function drawCategory(random: Random, probabilities: readonly number[]): number {
