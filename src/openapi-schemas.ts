@@ -4,6 +4,7 @@ import { QuestionDraftSchema, SavedDraftSchema } from './modules/draft/draft.sch
 import { QuestionSchema } from './modules/questions/questions.schemas.ts';
 import { AnswerSchema, ResultPartSchema, ResultSchema } from './modules/results/results.schemas.ts';
 import { InsightsSchema } from './modules/insights/insights.schemas.ts';
+import { SettlementSchema } from './modules/settlement/settlement.schemas.ts';
 import { ProjectSchema } from './modules/projects/projects.schemas.ts';
 import { DraftRecordSchema } from './modules/drafts/drafts.schemas.ts';
 import { BalanceSchema, BillingAlertsSchema, LedgerRowSchema } from './modules/credits/credits.schemas.ts';
@@ -40,6 +41,7 @@ export const SHARED_SCHEMAS: TSchema[] = [
   SavedDraftSchema,
   QuestionSchema,
   InsightsSchema,
+  SettlementSchema,
   AnswerSchema,
   ResultSchema,
   ResultPartSchema,

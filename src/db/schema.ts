@@ -218,6 +218,8 @@ export interface QuestionsTable {
   answered: Defaulted<number>;
   /** Answers removed after review; `answered` still counts them (migration 0008). */
   removed_answers: Defaulted<number>;
+  /** Where a stopping rule was first met (migration 0021; settlement/settlement.schemas.ts reads it). */
+  settlement: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   eta_minutes: number;
   open_for_days: Defaulted<number>;
   scheduled_for: Timestamp | null;

@@ -17,6 +17,7 @@ import * as m0017 from './0017-form-nonces.ts';
 import * as m0018 from './0018-uploads.ts';
 import * as m0019 from './0019-audiences.ts';
 import * as m0020 from './0020-variant-group-index.ts';
+import * as m0021 from './0021-settlement.ts';
 
 /** Every migration, in the order it is applied. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0018-uploads': m0018,
   '0019-audiences': m0019,
   '0020-variant-group-index': m0020,
+  '0021-settlement': m0021,
 };

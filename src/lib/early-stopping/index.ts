@@ -23,6 +23,7 @@ export {
   type BettingState,
   type MeanInterval,
 } from './betting-confidence-sequence.ts';
+export { meanIntervalFromCounts, type CountMeanInterval } from './count-betting.ts';
 export { minimumBeforeStop, floorReached } from './stopping-floor.ts';
 export { anytimeWidthRatio, wilsonInterval, type WidthComparison } from './interval-width.ts';
 export { logGamma, logBeta, logFactorial } from './log-gamma.ts';

@@ -76,9 +76,13 @@ export function shareConfidenceInterval(hits: number, n: number, delta: number, 
   return { lower, upper };
 }
 
-/** All K shares at once, each at α/K, so all hold together with probability ≥ 1 − α. */
-export function shareConfidenceIntervals(counts: readonly number[], alpha: number, prior: BetaPrior = UNIFORM): Interval[] {
-  const n = counts.reduce((s, c) => s + c, 0);
+/**
+ * All K shares at once, each at α/K, so all hold together with probability ≥ 1 − α. `total` is the
+ * number of answers each share is out of: by default the sum of the counts (one option per answer);
+ * a multiple choice passes its answerers (each option is then a yes/no of its own).
+ */
+export function shareConfidenceIntervals(counts: readonly number[], alpha: number, prior: BetaPrior = UNIFORM, total?: number): Interval[] {
+  const n = total ?? counts.reduce((s, c) => s + c, 0);
   return counts.map((c) => shareConfidenceInterval(c, n, alpha / counts.length, prior));
 }
 
@@ -114,12 +118,13 @@ export function shareMarginRule(
   points: number,
   alpha: number,
   prior: BetaPrior = UNIFORM,
+  total?: number,
 ): ShareMarginResult {
   if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
   if (!(points >= 0 && points < 100)) throw new RangeError(`points must be in [0, 100), got ${points}`);
   if (counts.length < 2) throw new RangeError('the margin rule needs at least two options');
   const requiredMargin = points / 100;
-  const intervals = shareConfidenceIntervals(counts, alpha, prior);
+  const intervals = shareConfidenceIntervals(counts, alpha, prior, total);
   let leader = 0;
   let tied = false;
   for (let i = 1; i < counts.length; i++) {

@@ -3,7 +3,11 @@ import type { QuestionsTable } from '../../db/schema.ts';
 import type { Settled } from '../../lib/group-commit.ts';
 import { newAttestationRef, newId } from '../../lib/ids.ts';
 import { notFound, validationError } from '../../lib/errors.ts';
-import { readAnswer, storedAnswer, type AnswerInput } from '../draft/answer-format.ts';
+import { answerLabels, readAnswer, storedAnswer, type AnswerInput } from '../draft/answer-format.ts';
+import type { QuestionType } from '../draft/question-types.ts';
+import { referenceRuleOf, stopRuleOf, type StopRule } from '../draft/stop-when.ts';
+import { countsOf, readRule } from '../settlement/settlement-rule.ts';
+import { storedSettlement, type StoredSettlement } from '../settlement/settlement.schemas.ts';
 import { storedDraft, type StoredDraft } from '../draft/stored-draft.ts';
 import { answerSentiment } from '../text/sentiment.ts';
 import type { AnsweringHead, HeadsAnswering } from '../panel/heads.repository.ts';
@@ -82,6 +86,23 @@ interface Moving {
   spent: number;
   tally: Record<string, number>;
   accepted: number;
+  /** The stopping rule still waiting to be met (docs/early-stopping.md); null once met, or for types no rule judges. */
+  watch: { rule: StopRule; asked: boolean; labels: string[] } | null;
+  /** Set when this batch meets the rule. */
+  settlement: StoredSettlement | null;
+}
+
+/**
+ * The rule a question is watched under until it is first met: its own stopWhen, or else the
+ * reference rule its result reports "would have settled at". Never again once met (questions.
+ * settlement is set): heads added after an early stop run to the new n.
+ */
+function watchOf(row: QuestionRow, draft: StoredDraft): Moving['watch'] {
+  if (row.settlement !== null) return null;
+  const type = row.type as QuestionType;
+  const own = stopRuleOf(type, row.n, draft.stopWhen);
+  const rule = own ?? referenceRuleOf(type, row.n);
+  return rule ? { rule, asked: own !== null, labels: answerLabels(draft) } : null;
 }
 
 export interface BatchPlan {
@@ -89,8 +110,8 @@ export interface BatchPlan {
   outcomes: Array<Settled<RecordOutcome>>;
   /** The answers to store, in arrival order (their `seq` follows it). */
   answers: NewAnswer[];
-  /** The questions whose counts moved, with their new counts. */
-  counts: Array<{ id: string; answered: number; creditsSpent: number; tally: Record<string, number> }>;
+  /** The questions whose counts moved, with their new counts (and a settlement when a rule was met). */
+  counts: Array<{ id: string; answered: number; creditsSpent: number; tally: Record<string, number>; settlement: StoredSettlement | null }>;
   /** Questions the batch completed (the n-th answer, or a minAnswers reached), as the close needs them, in id order. */
   closes: QuestionRow[];
   /** Credits leaving each account's hold. */
@@ -146,7 +167,8 @@ export function planBatch(
     }
     let q = moving.get(row.id);
     if (!q) {
-      q = { row, draft: storedDraft(row.draft), status: row.status, answered: row.answered, spent: row.credits_spent, tally: { ...row.tally }, accepted: 0 };
+      const draft = storedDraft(row.draft);
+      q = { row, draft, status: row.status, answered: row.answered, spent: row.credits_spent, tally: { ...row.tally }, accepted: 0, watch: watchOf(row, draft), settlement: null };
       moving.set(row.id, q);
     }
     const outcome = decide(q, s);
@@ -160,12 +182,40 @@ export function planBatch(
 
   for (const q of moving.values()) {
     if (q.accepted === 0) continue;
-    plan.counts.push({ id: q.row.id, answered: q.answered, creditsSpent: q.spent, tally: q.tally });
+    plan.counts.push({ id: q.row.id, answered: q.answered, creditsSpent: q.spent, tally: q.tally, settlement: q.settlement });
     plan.spends.set(q.row.account_id, (plan.spends.get(q.row.account_id) ?? 0) + q.accepted * q.row.credits_per_answer);
-    if (q.status === 'complete') plan.closes.push({ ...q.row, answered: q.answered, credits_spent: q.spent, tally: q.tally });
+    if (q.status === 'complete') {
+      plan.closes.push({ ...q.row, answered: q.answered, credits_spent: q.spent, tally: q.tally, settlement: q.settlement ?? storedSettlement(q.row.settlement) });
+    }
   }
   plan.closes.sort((a, b) => (a.id < b.id ? -1 : 1));
   return plan;
+
+  /**
+   * Reads the watched rule on the question's tally (answers removed after review are out of it) and
+   * records the settlement when it is met. Returns true when the question stops here: its own rule,
+   * met before its n-th answer. O(K) (docs/early-stopping.md).
+   */
+  function watchMet(q: Moving, at: Date): boolean {
+    const watch = q.watch!;
+    const counted = q.answered - q.row.removed_answers;
+    if (counted < watch.rule.floor) return false;
+    const type = q.row.type as QuestionType;
+    const reading = readRule(watch.rule, type, watch.labels, countsOf(watch.labels, q.tally), counted);
+    if (!reading.met) return false;
+    const stops = watch.asked && q.answered < q.row.n;
+    const { rule, method, confidence, alpha, points, floor } = watch.rule;
+    q.settlement = {
+      asked: watch.asked, rule, method, confidence, alpha, points, floor,
+      answers: counted, at: at.toISOString(), nRequested: q.row.n,
+      leader: reading.leader, evidence: reading.evidence, threshold: reading.threshold,
+      ...(reading.interval ? { interval: reading.interval } : {}),
+      stopped: stops, refundedCredits: 0, withdrawn: null,
+    };
+    q.watch = null;
+    if (stops) q.status = 'complete';
+    return stops;
+  }
 
   /** One answer against its question as the batch has left it: the rules of docs/lifecycle.md and docs/answer-link.md. */
   function decide(q: Moving, s: AnswerSubmission): RecordOutcome | { error: unknown } {
@@ -232,6 +282,11 @@ export function planBatch(
     q.answered += 1;
     q.spent += row.credits_per_answer;
     q.accepted += 1;
+    // The stopping rule, after every accepted answer in the order they were accepted: met before
+    // the n-th answer, the question's own rule completes it (the close refunds the rest).
+    if (q.watch && watchMet(q, at)) {
+      return { accepted: true, state: 'closed', attestationRef, completed: true };
+    }
     // The n-th answer completes the question, as does reaching a minAnswers set by PATCH.
     if (q.answered >= row.n || (row.min_answers !== null && q.answered >= row.min_answers)) {
       q.status = 'complete';

@@ -7,6 +7,8 @@ import { findTag, TAG_GROUP_DATA } from './tags.data.ts';
 import { draftTextFields } from './draft-text.ts';
 import { QuestionDraftSchema } from './draft.schemas.ts';
 import { QUESTION_LANGUAGES, TYPE_RULES, type QuestionType } from './question-types.ts';
+import { stopWhenProblems, type StopWhen } from './stop-when.ts';
+import { DEFAULT_N } from './pricing.ts';
 
 /**
  * The one validator of a question draft, shared by the estimate (which reports the problems with
@@ -42,6 +44,7 @@ export interface LooseDraft {
   publicResults?: boolean;
   reason?: string;
   contentFlag?: string;
+  stopWhen?: StopWhen;
 }
 
 export interface DraftValidationContext {
@@ -73,6 +76,12 @@ class Problems {
   has(path: string): boolean {
     return this.items.has(path ? `${this.prefix}.${path}` : this.prefix);
   }
+  /** A problem at `path` or anywhere inside it. */
+  hasWithin(path: string): boolean {
+    const field = `${this.prefix}.${path}`;
+    for (const key of this.items.keys()) if (key === field || key.startsWith(`${field}.`) || key.startsWith(`${field}[`)) return true;
+    return false;
+  }
   list(): ValidationItem[] {
     return [...this.items.values()];
   }
@@ -94,6 +103,9 @@ export function validateDraft(draft: LooseDraft, context: DraftValidationContext
   if (draft.type !== undefined && Object.hasOwn(TYPE_RULES, draft.type)) checkTypeRules(draft, draft.type as QuestionType, problems);
   checkTargeting(draft, problems);
   checkSchedule(draft, context.now, problems);
+  if (draft.type !== undefined && Object.hasOwn(TYPE_RULES, draft.type) && !problems.hasWithin('stopWhen') && !problems.has('n')) {
+    for (const p of stopWhenProblems(draft.type as QuestionType, draft.n ?? DEFAULT_N, draft.stopWhen)) if (!problems.has(p.path)) problems.add(p.path, p.code, p.message);
+  }
   return problems.list();
 }
 

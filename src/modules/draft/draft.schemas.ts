@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Closed, DateTime, IntegerEnum, StringEnum } from '../../lib/typebox.ts';
+import { StopWhenSchema } from './stop-when.ts';
 import { AGE_BANDS, CONTENT_FLAGS, GENDERS, QUESTION_TYPES, REASON_MODES } from './question-types.ts';
 
 /**
@@ -60,6 +61,7 @@ export const draftFields = {
   publicResults: Type.Optional(Type.Boolean({ default: false })),
   reason: Type.Optional(StringEnum(REASON_MODES, { default: 'off' })),
   contentFlag: Type.Optional(StringEnum(CONTENT_FLAGS)),
+  stopWhen: Type.Optional(StopWhenSchema),
 };
 
 export const QuestionDraftSchema = Closed(draftFields, {

@@ -6,6 +6,9 @@ import type { Actor } from '../../lib/actor.ts';
 import { readAnswer, type AnswerInput } from '../draft/answer-format.ts';
 import { storedDraft } from '../draft/stored-draft.ts';
 import { refundSpent } from './refund-spent.ts';
+import type { QuestionType } from '../draft/question-types.ts';
+import { reviewSettlement } from '../settlement/settlement-review.ts';
+import { storedSettlement } from '../settlement/settlement.schemas.ts';
 import type { FlagRow } from './moderation.repository.ts';
 import type { Flag, FlagBody } from './moderation.schemas.ts';
 import type { ModerationDeps, OwnQuestion } from './moderation.deps.ts';
@@ -131,7 +134,14 @@ export function createFlagService(deps: ModerationDeps & { insights: InsightsAft
           at,
         }, deps.counters);
         const refunded = posted ? amount : 0;
-        await questions.update(q.id, { tally: JSON.stringify(tally), removed_answers: q.removed_answers + 1, credits_spent: q.credits_spent - refunded, credits_refunded: q.credits_refunded + refunded, updated_at: at }, tx);
+        // The stopping rule re-read on the answers still counted (settlement/settlement-review.ts).
+        const draft = storedDraft(q.draft);
+        const reviewed = reviewSettlement({
+          type: q.type as QuestionType, status: q.status, n: q.n, draft, stored: storedSettlement(q.settlement),
+          answers: (await repo.countedAnswers(q.id, tx)) as AnswerInput[], at,
+        });
+        const settlement = reviewed === undefined ? {} : { settlement: reviewed === null ? null : JSON.stringify(reviewed) };
+        await questions.update(q.id, { tally: JSON.stringify(tally), removed_answers: q.removed_answers + 1, credits_spent: q.credits_spent - refunded, credits_refunded: q.credits_refunded + refunded, ...settlement, updated_at: at }, tx);
         await deps.insights.markStale(q.id, tx);
         const row = await repo.decideFlag(id, { status: 'upheld', decided_at: at, refund_credits: refunded }, tx);
         return { row, refunded };

@@ -63,6 +63,12 @@ export function createModerationRepository(db: Db) {
     },
 
     /** Takes an answer out of its question's results (answers.removed); the caller fixes the question's tally. */
+    /** The answers a question still counts (not removed), in the order they were accepted: a stopping rule's replay. */
+    async countedAnswers(questionId: string, tx: Db): Promise<Array<AnswerRow['answer']>> {
+      const rows = await tx.selectFrom('answers').select('answer').where('question_id', '=', questionId).where('removed', '=', false).orderBy('seq').execute();
+      return rows.map((r) => r.answer);
+    },
+
     async markAnswerRemoved(answerId: string, tx: Db): Promise<void> {
       await tx.updateTable('answers').set({ removed: true }).where('id', '=', answerId).execute();
     },

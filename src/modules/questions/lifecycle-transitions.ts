@@ -11,6 +11,7 @@ import { leaderConfidence, meets, type Confidence } from '../draft/confidence.ts
 import type { QuestionsRepository } from './questions.repository.ts';
 import { questionView } from './question-view.ts';
 import { addDays } from '../../lib/dates.ts';
+import { storedSettlement, type StoredSettlement } from '../settlement/settlement.schemas.ts';
 
 /**
  * The machinery under every transition of the lifecycle (lifecycle.service.ts): lock the question
@@ -51,6 +52,19 @@ const REFUND_TITLE: Record<ClosedStatus, string> = {
   refused: 'Refund: question refused in review',
 };
 
+/** The settlement of a question its own rule is stopping now (not yet refunded), else null. */
+function stoppedEarly(q: Row): StoredSettlement | null {
+  const settlement = storedSettlement(q.settlement);
+  return settlement?.stopped && settlement.refundedCredits === 0 && settlement.withdrawn === null ? settlement : null;
+}
+
+/** "Refund: settled after 83 of 200 answers; 117 × 12 credits refunded" (issue 17 point 3). */
+export function settledRefundTitle(q: Pick<Row, 'n' | 'answered' | 'credits_per_answer'>, settlement: StoredSettlement, refund: number): string {
+  const places = q.n - q.answered;
+  const what = places > 0 && places * q.credits_per_answer === refund ? `${places} × ${q.credits_per_answer} credits` : `${refund} credits`;
+  return `Refund: settled after ${settlement.answers} of ${q.n} answers; ${what} refunded`;
+}
+
 export function createLifecycleTransitions(deps: LifecycleTransitionsDeps) {
   const { db, clock, questions, holds, effects } = deps;
   /**
@@ -76,11 +90,14 @@ export function createLifecycleTransitions(deps: LifecycleTransitionsDeps) {
     // the balance deadlocked with an answer to a follow-up (which locks it, then the balance).
     const children = await questions.children(q.id, tx);
     const refund = q.credits_reserved - q.credits_spent - q.credits_refunded;
-    const title = `${REFUND_TITLE[status]} (${q.answered} of ${q.n} answered)`;
+    // A question its own stopping rule completed (answer-batch.ts) says so in its ledger line.
+    const settled = status === 'complete' ? stoppedEarly(q) : null;
+    const title = settled ? settledRefundTitle(q, settled, refund) : `${REFUND_TITLE[status]} (${q.answered} of ${q.n} answered)`;
     const posted = await holds.refund({ accountId: q.account_id, lotQuestionId: q.parent_id ?? q.id, questionId: q.id, amount: refund, uniqueRef: `${q.id}:refund:r${q.credits_reserved}`, title, at }, tx);
     const refunded = posted ? refund : 0;
+    const settlement = settled ? { settlement: JSON.stringify({ ...settled, refundedCredits: refunded }) } : {};
     // The closed row comes back from the update itself: the event's Question, with no read after it.
-    const closed = await questions.updateReturning(q.id, { status, closed_at: at, updated_at: at, credits_refunded: q.credits_refunded + refunded, ...extra }, tx);
+    const closed = await questions.updateReturning(q.id, { status, closed_at: at, updated_at: at, credits_refunded: q.credits_refunded + refunded, ...settlement, ...extra }, tx);
     // data: the Question as GET /v2/questions/{id} returns it after the close, and what this close refunded.
     await emitEvent(tx, {
       accountId: q.account_id,

@@ -3,7 +3,7 @@ import type { QuestionRow } from './questions.repository.ts';
 import { storedDraft } from '../draft/stored-draft.ts';
 
 /** Draft fields a Question echoes (the spec: "All QuestionDraft fields"). */
-const DRAFT_FIELDS = ['type', 'text', 'context', 'language', 'options', 'neither', 'stimulus', 'tier', 'rush', 'targeting', 'clickTest', 'scheduledFor', 'publicResults', 'reason', 'contentFlag'] as const;
+const DRAFT_FIELDS = ['type', 'text', 'context', 'language', 'options', 'neither', 'stimulus', 'tier', 'rush', 'targeting', 'clickTest', 'scheduledFor', 'publicResults', 'reason', 'contentFlag', 'stopWhen'] as const;
 
 /**
  * The leader in plain words, from the running tally kept with each answer (no aggregate query):

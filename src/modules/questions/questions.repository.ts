@@ -114,11 +114,21 @@ export function createQuestionsRepository(db: Db) {
      * Sets the counts a batch of answers moved (answers so far, credits spent, tally) on several
      * questions in one statement; the caller holds their row locks (lockMany).
      */
-    async setAnswerCounts(rows: ReadonlyArray<{ id: string; answered: number; creditsSpent: number; tally: Record<string, number> }>, at: Date, tx: Db): Promise<void> {
+    /**
+     * The counts a batch of answers moved, one statement for all its questions; `settlement` is
+     * written only where the batch met a stopping rule (it is set once: answer-batch.ts).
+     */
+    async setAnswerCounts(
+      rows: ReadonlyArray<{ id: string; answered: number; creditsSpent: number; tally: Record<string, number>; settlement: object | null }>,
+      at: Date,
+      tx: Db,
+    ): Promise<void> {
       if (rows.length === 0) return;
-      const values = sql.join(rows.map((r) => sql`(${r.id}::text, ${r.answered}::int, ${r.creditsSpent}::bigint, ${JSON.stringify(r.tally)}::jsonb)`));
-      await sql`UPDATE questions AS q SET answered = v.answered, credits_spent = v.spent, tally = v.tally, updated_at = ${at}
-        FROM (VALUES ${values}) AS v(id, answered, spent, tally) WHERE q.id = v.id`.execute(tx);
+      const values = sql.join(
+        rows.map((r) => sql`(${r.id}::text, ${r.answered}::int, ${r.creditsSpent}::bigint, ${JSON.stringify(r.tally)}::jsonb, ${r.settlement ? JSON.stringify(r.settlement) : null}::jsonb)`),
+      );
+      await sql`UPDATE questions AS q SET answered = v.answered, credits_spent = v.spent, tally = v.tally, settlement = coalesce(v.settlement, q.settlement), updated_at = ${at}
+        FROM (VALUES ${values}) AS v(id, answered, spent, tally, settlement) WHERE q.id = v.id`.execute(tx);
     },
 
     async update(id: string, values: Updateable<QuestionsTable>, tx: Db): Promise<void> {

@@ -7,6 +7,9 @@ import type { AnswerFlag, ResultQuestion } from './results.repository.ts';
 import type { Result } from './results.schemas.ts';
 import { summarize } from './summary.ts';
 import { stimulusAspect } from './stimulus-aspect.ts';
+import { anytimeIntervals, settlementView } from '../settlement/settlement-view.ts';
+import { storedSettlement } from '../settlement/settlement.schemas.ts';
+import type { Settlement } from '../settlement/settlement.schemas.ts';
 
 /**
  * A cached entry turned into a Result (docs/results.md): the view of a filter (kept in the entry,
@@ -68,6 +71,21 @@ export function keptView(entry: ResultEntry, filter: ResultFilter): ShownView | 
   return isFiltered(filter) ? entry.filtered.get(filterKey(filter)) : { view: entry.all, suppressed: false };
 }
 
+/** Result.settlement: read on the whole question (the unfiltered view), whatever the filter. */
+function settlementOf(row: Row, entry: ResultEntry): Settlement | null {
+  const counts = new Map(entry.all.distribution.map((item) => [item.option, item.count]));
+  return settlementView({
+    type: entry.ctx.type,
+    status: row.status,
+    n: row.n,
+    draft: storedDraft(row.draft),
+    stored: storedSettlement(row.settlement),
+    labels: entry.ctx.labels,
+    counts: entry.ctx.labels.map((label) => counts.get(label) ?? 0),
+    counted: entry.all.n,
+  });
+}
+
 export function createResultBuilder(deps: ResultBuilderOptions) {
   /**
    * Results built from each cached entry, keyed by everything else they depend on (filter,
@@ -104,6 +122,9 @@ export function createResultBuilder(deps: ResultBuilderOptions) {
     const answers = view.answers.map((a) => ({ ...a, flag: flags.get(a.attestationRef) ?? null }));
     const draft = storedDraft(row.draft);
     const status = STATUS[row.status];
+    const settlement = settlementOf(row, entry);
+    // A question its rule stopped shows anytime-valid intervals (settlement.intervals says so).
+    const distribution = settlement?.stopped ? anytimeIntervals(view.distribution, view.n, settlement.alpha) : view.distribution;
     const summary = summarize({
       type: entry.ctx.type,
       n: view.n,
@@ -118,7 +139,7 @@ export function createResultBuilder(deps: ResultBuilderOptions) {
       status,
       nRequested: row.n,
       nAccepted: view.n,
-      distribution: view.distribution,
+      distribution,
       mean: view.mean,
       summary,
       tier: row.tier,
@@ -139,6 +160,7 @@ export function createResultBuilder(deps: ResultBuilderOptions) {
       facets: entry.facets,
       // The summary covers every written answer, whatever the filter (docs/insights.md).
       ...(insights !== undefined ? { insights } : {}),
+      settlement,
     };
     if (!memo) built.set(entry, (memo = new Map()));
     if (memo.size >= FILTERED_VIEWS) memo.delete(memo.keys().next().value as string);

@@ -89,7 +89,7 @@ export interface ResultState {
  * whole row, which has them too. Fewer columns make the per-request statement cheaper to decode.
  */
 export const RESULT_QUESTION_COLUMNS = [
-  'id', 'status', 'type', 'draft', 'n', 'tier', 'credits_spent', 'credits_refunded', 'answered', 'updated_at', 'audience_id', 'stimulus_width', 'stimulus_height',
+  'id', 'status', 'type', 'draft', 'n', 'tier', 'credits_spent', 'credits_refunded', 'answered', 'updated_at', 'audience_id', 'stimulus_width', 'stimulus_height', 'settlement',
 ] as const;
 export type ResultQuestion = Pick<Selectable<QuestionsTable>, (typeof RESULT_QUESTION_COLUMNS)[number]>;
 /** `q.id, q.status, …`: constant identifiers, so a raw fragment is safe. */

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Closed, DateTime, Nullable, StringEnum, RefOf } from '../../lib/typebox.ts';
 import { GENDERS } from '../draft/question-types.ts';
 import { InsightsSchema } from '../insights/insights.schemas.ts';
+import { SettlementSchema } from '../settlement/settlement.schemas.ts';
 
 /** The profile dimensions a result breaks down by (breakdowns.ts); `grade` only for an interest audience's question. */
 export const BREAKDOWN_DIMENSIONS = ['country', 'tier', 'age_band', 'gender', 'tag', 'grade'] as const;
@@ -110,6 +111,11 @@ export const ResultSchema = Closed(
     insights: Type.Optional(Nullable(RefOf(InsightsSchema))),
     filter: Type.Optional(ResultFilterSchema),
     nUnfiltered: Type.Optional(Type.Integer({ minimum: 0 })),
+    settlement: Type.Optional(
+      Nullable(RefOf(SettlementSchema), {
+        description: 'Extension (docs/early-stopping.md): the stopping rule (the question\'s stopWhen, or the reference rule for one asked without), where it settled or would have, and why. null for types no rule judges (free text, click test).',
+      }),
+    ),
     suppressed: Type.Optional(Type.Boolean()),
     facets: Type.Optional(
       Closed({
