@@ -176,6 +176,34 @@ describe('stopWhen: margin', () => {
   });
 });
 
+describe('the estimate', () => {
+  it('says what the rule may save and what it costs; without stopWhen it says nothing of it', async () => {
+    const draft = choiceDraft({ n: 200, stopWhen: { rule: 'leader' } });
+    const response = await t.inject({ method: 'POST', url: '/v1/billing/estimate', payload: { draft } });
+    expect(response.statusCode, response.body).toBe(200);
+    const body = response.json();
+    expect(body.validation).toEqual([]);
+    const per = body.creditsPerAnswer;
+    expect(body.creditsTotal).toBe(200 * per); // the whole n is reserved
+    const stopping = body.earlyStopping;
+    expect(stopping).toMatchObject({ rule: 'leader', confidence: 0.95, floor: 20 });
+    const byLabel = Object.fromEntries(stopping.scenarios.map((s: Json) => [s.label, s]));
+    expect(byLabel['90% for the leader']).toEqual({ label: '90% for the leader', stopsAt: 20, creditsSaved: 180 * per });
+    expect(byLabel['70% for the leader'].stopsAt).toBe(55);
+    expect(byLabel['a tie']).toEqual({ label: 'a tie', stopsAt: null, creditsSaved: 0 });
+    expect(stopping.widthRatio).toBeGreaterThan(1.5);
+    expect(stopping.note).toContain('a close race uses every answer');
+
+    const plain = await t.inject({ method: 'POST', url: '/v1/billing/estimate', payload: { draft: choiceDraft({ n: 200 }) } });
+    expect(plain.json().earlyStopping).toBeUndefined();
+    // A rule the type cannot use is a validation item of the estimate, not a 400.
+    const wrong = await t.inject({ method: 'POST', url: '/v1/billing/estimate', payload: { draft: { type: 'free_text', text: 'Why?', stopWhen: { rule: 'margin', points: 5 } } } });
+    expect(wrong.statusCode).toBe(200);
+    expect(wrong.json().validation).toEqual([expect.objectContaining({ field: 'draft.stopWhen.rule', code: 'not_allowed' })]);
+    expect(wrong.json().earlyStopping).toBeUndefined();
+  });
+});
+
 describe('stopWhen: bad input is a 400 that changes nothing', () => {
   const cases: Array<[string, Json, string, string]> = [
     ['a rule the type has no use for', { type: 'free_text', text: 'Why?', stopWhen: { rule: 'leader' } }, 'draft.stopWhen.rule', 'not_allowed'],

@@ -1667,6 +1667,26 @@ export interface components {
             reason?: "off" | "optional" | "required";
             /** @enum {string} */
             contentFlag?: "none" | "medical" | "violence" | "distressing" | "alcohol_gambling" | "political";
+            /**
+             * @description Extension (docs/early-stopping.md): stop early once the answer is settled, keeping the error guarantee however often it is checked; the places not answered are refunded. `never` (default): n answers, as the spec says.
+             * @default never
+             */
+            stopWhen?: "never" | {
+                /**
+                 * @description `leader`: stop when the option in front is, at `confidence`, the true favourite (single choice, A/B image, yes/mostly/no, reaction, pairwise: wins, ranking: first places). `margin`: for shares (single choice, A/B image, yes/mostly/no, reaction, multi choice) stop when the leader is ahead of every other option by at least `points` percentage points; for the 1–5 scale stop when the mean is known to ± `points` stars.
+                 * @enum {string}
+                 */
+                rule: "leader" | "margin";
+                /**
+                 * @description 1 − α: the chance the claim made on stopping is right, however often it was checked.
+                 * @default 0.95
+                 */
+                confidence?: number;
+                /** @description `margin` only, and required there: percentage points between the leader's share and every other (0 to 99), or for the 1–5 scale the half-width of the mean in stars (more than 0, at most 2). */
+                points?: number;
+                /** @description No stop before this many answers. Default max(10, ⌈n/10⌉); at most n. */
+                floor?: number;
+            };
         };
         /** @description QuestionDraft fields (only `type` required) plus the draft-only additions. */
         SavedDraft: {
@@ -1744,6 +1764,26 @@ export interface components {
             reason?: "off" | "optional" | "required";
             /** @enum {string} */
             contentFlag?: "none" | "medical" | "violence" | "distressing" | "alcohol_gambling" | "political";
+            /**
+             * @description Extension (docs/early-stopping.md): stop early once the answer is settled, keeping the error guarantee however often it is checked; the places not answered are refunded. `never` (default): n answers, as the spec says.
+             * @default never
+             */
+            stopWhen?: "never" | {
+                /**
+                 * @description `leader`: stop when the option in front is, at `confidence`, the true favourite (single choice, A/B image, yes/mostly/no, reaction, pairwise: wins, ranking: first places). `margin`: for shares (single choice, A/B image, yes/mostly/no, reaction, multi choice) stop when the leader is ahead of every other option by at least `points` percentage points; for the 1–5 scale stop when the mean is known to ± `points` stars.
+                 * @enum {string}
+                 */
+                rule: "leader" | "margin";
+                /**
+                 * @description 1 − α: the chance the claim made on stopping is right, however often it was checked.
+                 * @default 0.95
+                 */
+                confidence?: number;
+                /** @description `margin` only, and required there: percentage points between the leader's share and every other (0 to 99), or for the 1–5 scale the half-width of the mean in stars (more than 0, at most 2). */
+                points?: number;
+                /** @description No stop before this many answers. Default max(10, ⌈n/10⌉); at most n. */
+                floor?: number;
+            };
             /** @description Selects an audience; replaces targeting. */
             interestAudienceId?: string;
             minGrade?: number;
@@ -1824,6 +1864,26 @@ export interface components {
             reason: "off" | "optional" | "required";
             /** @enum {string} */
             contentFlag?: "none" | "medical" | "violence" | "distressing" | "alcohol_gambling" | "political";
+            /**
+             * @description Extension (docs/early-stopping.md): stop early once the answer is settled, keeping the error guarantee however often it is checked; the places not answered are refunded. `never` (default): n answers, as the spec says.
+             * @default never
+             */
+            stopWhen?: "never" | {
+                /**
+                 * @description `leader`: stop when the option in front is, at `confidence`, the true favourite (single choice, A/B image, yes/mostly/no, reaction, pairwise: wins, ranking: first places). `margin`: for shares (single choice, A/B image, yes/mostly/no, reaction, multi choice) stop when the leader is ahead of every other option by at least `points` percentage points; for the 1–5 scale stop when the mean is known to ± `points` stars.
+                 * @enum {string}
+                 */
+                rule: "leader" | "margin";
+                /**
+                 * @description 1 − α: the chance the claim made on stopping is right, however often it was checked.
+                 * @default 0.95
+                 */
+                confidence?: number;
+                /** @description `margin` only, and required there: percentage points between the leader's share and every other (0 to 99), or for the 1–5 scale the half-width of the mean in stars (more than 0, at most 2). */
+                points?: number;
+                /** @description No stop before this many answers. Default max(10, ⌈n/10⌉); at most n. */
+                floor?: number;
+            };
             /** @enum {string} */
             status: "draft" | "scheduled" | "live" | "complete" | "underfilled" | "cancelled" | "refused";
             /** @enum {string} */
@@ -1903,6 +1963,55 @@ export interface components {
             /** Format: date-time */
             refreshAfter: string | null;
             engine: string;
+        };
+        /** @description Extension (docs/early-stopping.md): the stopping rule and what it found. */
+        Settlement: {
+            /** @enum {string} */
+            rule: "leader" | "margin";
+            /**
+             * @description `ppr_1v1` (leader rule, Jain et al. 2022), `beta_binomial_mixture` (shares), `betting_dkelly` (1–5 mean); docs/early-stopping.md.
+             * @enum {string}
+             */
+            method: "ppr_1v1" | "beta_binomial_mixture" | "betting_dkelly";
+            /** @description true: the question was asked with this `stopWhen`. false: it was asked without one, and this is the reference rule (leader at 95%, or margin at 95%) it is read under, for information. */
+            asked: boolean;
+            confidence: number;
+            /** @description 1 − confidence: the chance the claim is wrong, however often the rule was checked. */
+            alpha: number;
+            /** @description margin: percentage points (shares) or stars (1–5 mean); null for leader. */
+            points: number | null;
+            /** @description No stop before this many answers. */
+            floor: number;
+            /** @description The question stopped early because its rule was met. */
+            stopped: boolean;
+            /** @description Answers counted when the rule was first met (for `asked: false`, where it would have stopped); null while it is not met. */
+            settledAt: number | null;
+            /** Format: date-time */
+            settledAtTime: string | null;
+            /** @description n when the rule was met (or now, while it is not). */
+            nRequested: number;
+            /** @description The option the claim is about; null for a mean or with a tie for first. */
+            leader: string | null;
+            /** @description leader: the evidence ratio against the closest rival (capped at 1e300); shares: the lead proven, in points; mean: the half-width of its interval, in stars. At the settlement, or now while not met. */
+            evidence: number | null;
+            /** @description What evidence must reach: (K − 1)/α; points; for a mean, at most points. */
+            threshold: number;
+            /** @description 1–5 mean: its anytime-valid interval at the settlement (or now). */
+            interval?: {
+                lower: number;
+                upper: number;
+            };
+            /** @description What the early stop refunded. */
+            refundedCredits: number;
+            /** @description Answers removed after review left the claim unproven: it is withdrawn (the refund stands). */
+            withdrawn: boolean;
+            /**
+             * @description What the distribution's `low`/`high` are: anytime-valid (all options together, at `confidence`) for a question that stopped by its rule; otherwise 95% Wilson.
+             * @enum {string}
+             */
+            intervals: "anytime_valid" | "wilson";
+            /** @description What happened, in plain words. */
+            note: string;
         };
         Answer: {
             /** @description The chosen option (for ranking, the one ranked first; for multi choice, the chosen labels joined). */
@@ -2066,6 +2175,8 @@ export interface components {
                 q?: string;
             };
             nUnfiltered?: number;
+            /** @description Extension (docs/early-stopping.md): the stopping rule (the question's stopWhen, or the reference rule for one asked without), where it settled or would have, and why. null for types no rule judges (free text, click test). */
+            settlement?: components["schemas"]["Settlement"] | null;
             suppressed?: boolean;
             facets?: {
                 tiers: {
@@ -2220,6 +2331,8 @@ export interface components {
                 q?: string;
             };
             nUnfiltered?: number;
+            /** @description Extension (docs/early-stopping.md): the stopping rule (the question's stopWhen, or the reference rule for one asked without), where it settled or would have, and why. null for types no rule judges (free text, click test). */
+            settlement?: components["schemas"]["Settlement"] | null;
             suppressed?: boolean;
             facets?: {
                 tiers: {
@@ -2322,6 +2435,26 @@ export interface components {
                 reason: "off" | "optional" | "required";
                 /** @enum {string} */
                 contentFlag?: "none" | "medical" | "violence" | "distressing" | "alcohol_gambling" | "political";
+                /**
+                 * @description Extension (docs/early-stopping.md): stop early once the answer is settled, keeping the error guarantee however often it is checked; the places not answered are refunded. `never` (default): n answers, as the spec says.
+                 * @default never
+                 */
+                stopWhen?: "never" | {
+                    /**
+                     * @description `leader`: stop when the option in front is, at `confidence`, the true favourite (single choice, A/B image, yes/mostly/no, reaction, pairwise: wins, ranking: first places). `margin`: for shares (single choice, A/B image, yes/mostly/no, reaction, multi choice) stop when the leader is ahead of every other option by at least `points` percentage points; for the 1–5 scale stop when the mean is known to ± `points` stars.
+                     * @enum {string}
+                     */
+                    rule: "leader" | "margin";
+                    /**
+                     * @description 1 − α: the chance the claim made on stopping is right, however often it was checked.
+                     * @default 0.95
+                     */
+                    confidence?: number;
+                    /** @description `margin` only, and required there: percentage points between the leader's share and every other (0 to 99), or for the 1–5 scale the half-width of the mean in stars (more than 0, at most 2). */
+                    points?: number;
+                    /** @description No stop before this many answers. Default max(10, ⌈n/10⌉); at most n. */
+                    floor?: number;
+                };
             };
             /** @description What asking this draft as it stands costs, from the pricing module. */
             priceCredits: number;
@@ -2573,6 +2706,23 @@ export interface components {
             validation: components["schemas"]["ValidationItem"][];
             /** @description Heads matching the targeting (for an audience: its members at minGrade or above); null while the targeting or the audience has errors. */
             poolSize: number | null;
+            /** @description Extension (docs/early-stopping.md): with a `stopWhen` rule, what it may save and what it costs. Absent without one, or while the draft has errors. */
+            earlyStopping?: {
+                /** @enum {string} */
+                rule: "leader" | "margin";
+                confidence: number;
+                floor: number;
+                scenarios: {
+                    /** @description The split of the answers, e.g. "70% for the leader". */
+                    label: string;
+                    /** @description Where the rule is met if the answers come in at exactly this split; null: not before n (every answer used). */
+                    stopsAt: number | null;
+                    creditsSaved: number;
+                }[];
+                /** @description Anytime-valid interval width / one-time interval width, at the typical stop (or n). */
+                widthRatio: number;
+                note: string;
+            };
         };
         /** @description One shape for every type; docs/answer-link.md says which fields each type uses. */
         LinkAnswer: {
@@ -3024,6 +3174,26 @@ export interface components {
             reason?: "off" | "optional" | "required";
             /** @enum {string} */
             contentFlag?: "none" | "medical" | "violence" | "distressing" | "alcohol_gambling" | "political";
+            /**
+             * @description Extension (docs/early-stopping.md): stop early once the answer is settled, keeping the error guarantee however often it is checked; the places not answered are refunded. `never` (default): n answers, as the spec says.
+             * @default never
+             */
+            stopWhen?: "never" | {
+                /**
+                 * @description `leader`: stop when the option in front is, at `confidence`, the true favourite (single choice, A/B image, yes/mostly/no, reaction, pairwise: wins, ranking: first places). `margin`: for shares (single choice, A/B image, yes/mostly/no, reaction, multi choice) stop when the leader is ahead of every other option by at least `points` percentage points; for the 1–5 scale stop when the mean is known to ± `points` stars.
+                 * @enum {string}
+                 */
+                rule: "leader" | "margin";
+                /**
+                 * @description 1 − α: the chance the claim made on stopping is right, however often it was checked.
+                 * @default 0.95
+                 */
+                confidence?: number;
+                /** @description `margin` only, and required there: percentage points between the leader's share and every other (0 to 99), or for the 1–5 scale the half-width of the mean in stars (more than 0, at most 2). */
+                points?: number;
+                /** @description No stop before this many answers. Default max(10, ⌈n/10⌉); at most n. */
+                floor?: number;
+            };
             /** @description Selects an audience; replaces targeting. */
             interestAudienceId?: string;
             minGrade?: number;
@@ -7118,7 +7288,7 @@ export interface operations {
                 gender?: "woman" | "man" | "non_binary";
                 /** @description Case-insensitive substring of the written answer or the reason. */
                 q?: string;
-                /** @description Only these top-level Result properties, comma-separated (e.g. `distribution,nAccepted,summary`); any of: `questionId`, `status`, `nRequested`, `nAccepted`, `distribution`, `mean`, `summary`, `tier`, `language`, `verificationLine`, `medianSeconds`, `creditsSpent`, `answers`, `breakdown`, `refundCredits`, `breakdowns`, `clicks`, `sentiment`, `translationLanguage`, `insights`, `filter`, `nUnfiltered`, `suppressed`, `facets`. Each is exactly as in the full Result; optional ones the Result leaves out stay out. Without `fields`, the full Result. An unknown name is a 400. */
+                /** @description Only these top-level Result properties, comma-separated (e.g. `distribution,nAccepted,summary`); any of: `questionId`, `status`, `nRequested`, `nAccepted`, `distribution`, `mean`, `summary`, `tier`, `language`, `verificationLine`, `medianSeconds`, `creditsSpent`, `answers`, `breakdown`, `refundCredits`, `breakdowns`, `clicks`, `sentiment`, `translationLanguage`, `insights`, `filter`, `nUnfiltered`, `settlement`, `suppressed`, `facets`. Each is exactly as in the full Result; optional ones the Result leaves out stay out. Without `fields`, the full Result. An unknown name is a 400. */
                 fields?: string;
             };
             header?: never;

@@ -29,6 +29,9 @@ function question(id: string, values: Partial<Selectable<QuestionsTable>> = {}):
     variant_group: null,
     tally: {},
     draft,
+    type: 'single_choice',
+    removed_answers: 0,
+    settlement: null,
     ...values,
   } as Selectable<QuestionsTable>;
 }
@@ -61,7 +64,7 @@ describe('planBatch', () => {
     expect(values(p).map((v) => ('state' in v ? v.state : v))).toEqual(['live', 'closed', 'closed']);
     expect(p.outcomes[1]).toMatchObject({ ok: true, value: { accepted: true, completed: true } });
     expect(p.outcomes[2]).toMatchObject({ ok: true, value: { accepted: false, reason: 'not_live' } });
-    expect(p.counts).toEqual([{ id: 'q1', answered: 10, creditsSpent: 120, tally: { Penny: 1, Pocket: 1 } }]);
+    expect(p.counts).toEqual([{ id: 'q1', answered: 10, creditsSpent: 120, tally: { Penny: 1, Pocket: 1 }, settlement: null }]);
     expect(p.closes.map((q) => [q.id, q.answered, q.credits_spent])).toEqual([['q1', 10, 120]]);
     expect(p.spends).toEqual(new Map([['acc_1', 24]]));
     expect(p.answers).toHaveLength(2);
@@ -100,5 +103,53 @@ describe('planBatch', () => {
       expect.objectContaining({ accepted: true, state: 'live' }),
     ]);
     expect(p.counts.map((c) => c.id)).toEqual(['q1']);
+  });
+
+  describe('stopWhen (docs/early-stopping.md)', () => {
+    const stopping = normalizeDraft({ ...draft, n: 50, stopWhen: { rule: 'leader', floor: 1 } } as never);
+
+    it('the answer that meets the rule completes the question mid-batch; the next answer of the batch is refused as closed', () => {
+      const p = plan(
+        [link('q1', 0), link('q1', 0), link('q1', 0)],
+        [question('q1', { n: 50, credits_reserved: 600, answered: 6, credits_spent: 72, tally: { Penny: 6 }, draft: stopping })],
+      );
+      // 7–0 (evidence 16) does not settle; 8–0 (2^8/9 ≈ 28.4 ≥ 20) does.
+      expect(values(p)).toMatchObject([
+        { accepted: true, state: 'live' },
+        { accepted: true, state: 'closed', completed: true },
+        { accepted: false, state: 'closed', reason: 'not_live' },
+      ]);
+      expect(p.closes.map((q) => [q.id, q.answered, q.credits_spent])).toEqual([['q1', 8, 96]]);
+      expect(p.counts[0].settlement).toMatchObject({ asked: true, stopped: true, answers: 8, nRequested: 50, leader: 'Penny', threshold: 20, refundedCredits: 0, withdrawn: null });
+      expect(p.closes[0].settlement).toEqual(p.counts[0].settlement);
+      expect(p.spends).toEqual(new Map([['acc_1', 24]]));
+    });
+
+    it('counts only answers not removed in review, for the floor and for the rule', () => {
+      // 8 answered, 2 of them removed: the tally is 6–0 and the floor of 8 is not reached yet
+      const floorDraft = normalizeDraft({ ...draft, n: 50, stopWhen: { rule: 'leader', floor: 8 } } as never);
+      const p = plan([link('q1', 0)], [question('q1', { n: 50, credits_reserved: 600, answered: 8, removed_answers: 2, tally: { Penny: 6 }, draft: floorDraft })]);
+      expect(values(p)).toMatchObject([{ accepted: true, state: 'live' }]);
+      expect(p.counts[0].settlement).toBeNull();
+      const q = plan([link('q1', 0), link('q1', 0)], [question('q1', { n: 50, credits_reserved: 600, answered: 8, removed_answers: 2, tally: { Penny: 6 }, draft: floorDraft })]);
+      expect(q.counts[0].settlement).toMatchObject({ answers: 8, stopped: true });
+    });
+
+    it('a question asked without one records where the reference rule is met, and goes on to n', () => {
+      const p = plan(
+        Array.from({ length: 3 }, () => link('q1', 0)),
+        [question('q1', { n: 20, credits_reserved: 240, answered: 9, tally: { Penny: 9 } })],
+      );
+      expect(values(p).every((v) => 'accepted' in v && v.accepted && v.state === 'live')).toBe(true);
+      expect(p.closes).toEqual([]);
+      expect(p.counts[0].settlement).toMatchObject({ asked: false, stopped: false, answers: 10, floor: 10, rule: 'leader' });
+    });
+
+    it('is never read again once met: heads added after an early stop run to the new n', () => {
+      const met = { asked: true, stopped: true, answers: 8 };
+      const p = plan([link('q1', 0), link('q1', 0)], [question('q1', { n: 60, answered: 8, tally: { Penny: 8 }, draft: stopping, settlement: met })]);
+      expect(values(p)).toMatchObject([{ accepted: true, state: 'live' }, { accepted: true, state: 'live' }]);
+      expect(p.counts[0].settlement).toBeNull();
+    });
   });
 });

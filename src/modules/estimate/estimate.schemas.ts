@@ -3,6 +3,7 @@ import { Closed, Nullable, RefOf, StringEnum } from '../../lib/typebox.ts';
 import { ValidationItemSchema } from '../../lib/error.schemas.ts';
 import { draftFields, draftOnlyFields } from '../draft/draft.schemas.ts';
 import { shapeOnly } from '../../lib/json-schema-shape.ts';
+import { EarlyStoppingEstimateSchema } from './early-stopping-estimate.ts';
 
 /**
  * The estimate prices a QuestionDraft, and also the draft-only fields that ask an interest
@@ -50,6 +51,9 @@ export const EstimateSchema = Closed(
     breakdownLine: Type.String(),
     validation: Type.Array(RefOf(ValidationItemSchema), { description: 'Everything that would stop the ask, one item per field; empty when the draft can be asked.' }),
     poolSize: Nullable(Type.Integer({ minimum: 0, description: 'Heads matching the targeting (for an audience: its members at minGrade or above); null while the targeting or the audience has errors.' })),
+    earlyStopping: Type.Optional(
+      { ...EarlyStoppingEstimateSchema, description: 'Extension (docs/early-stopping.md): with a `stopWhen` rule, what it may save and what it costs. Absent without one, or while the draft has errors.' },
+    ),
   },
   { $id: 'Estimate' },
 );

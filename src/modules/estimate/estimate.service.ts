@@ -8,6 +8,8 @@ import type { PoolService } from '../panel/pool.service.ts';
 import { priceDraft, pricedAnswers, type AudiencePriceInput, type Price } from '../draft/pricing.ts';
 import type { AudienceFields, AudiencesService } from '../audiences/audiences.service.ts';
 import { etaMinutes } from '../draft/eta.ts';
+import type { QuestionDraft } from '../draft/draft.schemas.ts';
+import { earlyStoppingEstimate, type EarlyStoppingEstimate } from './early-stopping-estimate.ts';
 
 export interface Estimate {
   creditsPerAnswer: number;
@@ -19,6 +21,7 @@ export interface Estimate {
   breakdownLine: string;
   validation: ValidationItem[];
   poolSize: number | null;
+  earlyStopping?: EarlyStoppingEstimate;
 }
 
 /** The price input of a draft, with the spec's defaults for what it leaves out; `audience` when it asks one. */
@@ -62,6 +65,8 @@ export function createEstimateService(deps: { pool: PoolService; audiences: Pick
       }
       const input = priceInputOf(draft, choice?.price);
       const price = priceDraft(input);
+      // What stopWhen may save, once the draft's own fields are sound (a broken one cannot be read).
+      const stopping = validation.some((item) => /^draft\.(type|n|options|stopWhen|neither)\b/.test(item.field)) ? null : earlyStoppingEstimate(draft as QuestionDraft, price.creditsPerAnswer);
       const targetingBroken = problems.length > 0 || validation.some((item) => item.field.startsWith('draft.targeting') || item.field === 'draft.tier');
       const pool = targetingBroken
         ? null
@@ -76,6 +81,7 @@ export function createEstimateService(deps: { pool: PoolService; audiences: Pick
         breakdownLine: price.breakdownLine,
         validation,
         poolSize: pool ? pool.size : null,
+        ...(stopping ? { earlyStopping: stopping } : {}),
       };
     },
   };
