@@ -176,6 +176,27 @@ describe('stopWhen: margin', () => {
   });
 });
 
+describe('saved drafts, templates and variants carry stopWhen', () => {
+  it('a draft saved with stopWhen asks with it; a template takes one from `draft`; a variant keeps the original\'s', async () => {
+    const stopWhen = { rule: 'margin', points: 10, confidence: 0.99 };
+    const saved = await t.inject({ method: 'POST', url: '/v1/drafts', headers: key.auth, payload: choiceDraft({ stopWhen }) });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().draft.stopWhen).toEqual(stopWhen);
+    // The ask's `draft` is a whole QuestionDraft (the spec), laid over the saved one: without stopWhen, the saved one's stays.
+    const fromDraft = await askRaw(t, key, { fromDraftId: saved.json().id, draft: choiceDraft() });
+    expect(fromDraft.statusCode, fromDraft.body).toBe(201);
+    expect(fromDraft.json().question.stopWhen).toEqual(stopWhen);
+
+    const fromTemplate = await askRaw(t, key, { templateId: 'tpl_name_pick', draft: choiceDraft({ stopWhen: { rule: 'leader' } }) });
+    expect(fromTemplate.statusCode, fromTemplate.body).toBe(201);
+    expect(fromTemplate.json().question.stopWhen).toEqual({ rule: 'leader' });
+
+    const variant = await askRaw(t, key, { variantOf: fromDraft.json().question.id, draft: choiceDraft({ text: 'Which name is best for a budgeting app?' }) });
+    expect(variant.statusCode, variant.body).toBe(201);
+    expect(variant.json().question.stopWhen).toEqual(stopWhen);
+  });
+});
+
 describe('the estimate', () => {
   it('says what the rule may save and what it costs; without stopWhen it says nothing of it', async () => {
     const draft = choiceDraft({ n: 200, stopWhen: { rule: 'leader' } });
