@@ -111,6 +111,22 @@ describe('stopWhen: leader', () => {
     await expectReconciled(t);
   });
 
+  it('40 people answering at once: exactly 8 are taken and paid, the rest find it closed, the refund is exact', async () => {
+    const question = await askWith(choiceDraft({ n: 50, stopWhen: { rule: 'leader', floor: 1 } }));
+    const per = question.creditsPerAnswer;
+    const responses = await Promise.all(Array.from({ length: 40 }, () => linkAnswer(question.linkCode, A)));
+    expect(responses.every((r) => r.statusCode === 200)).toBe(true);
+    const bodies = responses.map((r) => r.json());
+    expect(bodies.filter((b) => b.accepted)).toHaveLength(8);
+    expect(bodies.filter((b) => !b.accepted).every((b) => b.state === 'closed')).toBe(true);
+    const result = await resultOf(question.id);
+    expect(result).toMatchObject({ status: 'complete', nAccepted: 8, creditsSpent: 8 * per, refundCredits: 42 * per });
+    expect(result.settlement).toMatchObject({ stopped: true, settledAt: 8, refundedCredits: 42 * per });
+    const refunds = (await ledgerRowsOf(t, key, question.id)).filter((row) => row.kind === 'refund');
+    expect(refunds).toEqual([expect.objectContaining({ amount: 42 * per, title: `Refund: settled after 8 of 50 answers; 42 × ${per} credits refunded` })]);
+    await expectReconciled(t);
+  });
+
   it('a 7–0 start does not settle; nor does a race that stays tied: it uses every answer', async () => {
     const question = await askWith(choiceDraft({ n: 20, stopWhen: { rule: 'leader', floor: 1 } }));
     await answerInOrder(question.linkCode, times(7, A));
