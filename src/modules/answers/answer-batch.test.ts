@@ -121,7 +121,7 @@ describe('planBatch', () => {
       ]);
       expect(p.closes.map((q) => [q.id, q.answered, q.credits_spent])).toEqual([['q1', 8, 96]]);
       expect(p.counts[0].settlement).toMatchObject({ asked: true, stopped: true, answers: 8, nRequested: 50, leader: 'Penny', threshold: 20, refundedCredits: 0, withdrawn: null });
-      expect(p.closes[0].settlement).toEqual(p.counts[0].settlement);
+      expect(p.stopped.get('q1')).toEqual(p.counts[0].settlement);
       expect(p.spends).toEqual(new Map([['acc_1', 24]]));
     });
 

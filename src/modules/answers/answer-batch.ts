@@ -7,7 +7,7 @@ import { answerLabels, readAnswer, storedAnswer, type AnswerInput } from '../dra
 import type { QuestionType } from '../draft/question-types.ts';
 import { referenceRuleOf, stopRuleOf, type StopRule } from '../draft/stop-when.ts';
 import { countsOf, readRule } from '../settlement/settlement-rule.ts';
-import { storedSettlement, type StoredSettlement } from '../settlement/settlement.schemas.ts';
+import type { StoredSettlement } from '../settlement/settlement.schemas.ts';
 import { storedDraft, type StoredDraft } from '../draft/stored-draft.ts';
 import { answerSentiment } from '../text/sentiment.ts';
 import type { AnsweringHead, HeadsAnswering } from '../panel/heads.repository.ts';
@@ -116,6 +116,8 @@ export interface BatchPlan {
   closes: QuestionRow[];
   /** Credits leaving each account's hold. */
   spends: Map<string, number>;
+  /** The questions of `closes` their own stopping rule completed, with the settlement to store. */
+  stopped: Map<string, StoredSettlement>;
 }
 
 const key = (a: string, b: string) => `${a}\u0000${b}`;
@@ -157,7 +159,7 @@ export function planBatch(
   /** Heads that answered in this batch: by question, and by variant group. */
   const answeredHere = new Set<string>();
   const groupsHere = new Set<string>();
-  const plan: BatchPlan = { outcomes: [], answers: [], counts: [], closes: [], spends: new Map() };
+  const plan: BatchPlan = { outcomes: [], answers: [], counts: [], closes: [], spends: new Map(), stopped: new Map() };
 
   for (const s of submissions) {
     const row = found.questions.get(s.questionId);
@@ -185,7 +187,8 @@ export function planBatch(
     plan.counts.push({ id: q.row.id, answered: q.answered, creditsSpent: q.spent, tally: q.tally, settlement: q.settlement });
     plan.spends.set(q.row.account_id, (plan.spends.get(q.row.account_id) ?? 0) + q.accepted * q.row.credits_per_answer);
     if (q.status === 'complete') {
-      plan.closes.push({ ...q.row, answered: q.answered, credits_spent: q.spent, tally: q.tally, settlement: q.settlement ?? storedSettlement(q.row.settlement) });
+      plan.closes.push({ ...q.row, answered: q.answered, credits_spent: q.spent, tally: q.tally, settlement: q.settlement ?? q.row.settlement });
+      if (q.settlement?.stopped) plan.stopped.set(q.row.id, q.settlement);
     }
   }
   plan.closes.sort((a, b) => (a.id < b.id ? -1 : 1));

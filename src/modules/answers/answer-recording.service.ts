@@ -92,7 +92,8 @@ export function createAnswerRecordingService(deps: {
     for (const counted of plan.counts) touched.add(counted.id);
     // Close before touching the balances: lock order is question, follow-ups, balance
     // (lifecycle-transitions.ts), or a follow-up's own answer would deadlock with this batch.
-    for (const q of plan.closes) await lifecycle.close(tx, q, 'complete', at, touched);
+    // A question its own stopping rule completed closes with its settlement (the refund's ledger line says so).
+    for (const q of plan.closes) await lifecycle.close(tx, q, 'complete', at, touched, {}, plan.stopped.get(q.id) ?? null);
     await holds.spend(plan.spends, at, tx);
     return plan.outcomes;
   }

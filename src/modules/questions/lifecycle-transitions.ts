@@ -11,7 +11,7 @@ import { leaderConfidence, meets, type Confidence } from '../draft/confidence.ts
 import type { QuestionsRepository } from './questions.repository.ts';
 import { questionView } from './question-view.ts';
 import { addDays } from '../../lib/dates.ts';
-import { storedSettlement, type StoredSettlement } from '../settlement/settlement.schemas.ts';
+import type { StoredSettlement } from '../settlement/settlement.schemas.ts';
 
 /**
  * The machinery under every transition of the lifecycle (lifecycle.service.ts): lock the question
@@ -52,14 +52,8 @@ const REFUND_TITLE: Record<ClosedStatus, string> = {
   refused: 'Refund: question refused in review',
 };
 
-/** The settlement of a question its own rule is stopping now (not yet refunded), else null. */
-function stoppedEarly(q: Row): StoredSettlement | null {
-  const settlement = storedSettlement(q.settlement);
-  return settlement?.stopped && settlement.refundedCredits === 0 && settlement.withdrawn === null ? settlement : null;
-}
-
 /** "Refund: settled after 83 of 200 answers; 117 × 12 credits refunded" (issue 17 point 3). */
-export function settledRefundTitle(q: Pick<Row, 'n' | 'answered' | 'credits_per_answer'>, settlement: StoredSettlement, refund: number): string {
+function settledRefundTitle(q: Pick<Row, 'n' | 'answered' | 'credits_per_answer'>, settlement: StoredSettlement, refund: number): string {
   const places = q.n - q.answered;
   const what = places > 0 && places * q.credits_per_answer === refund ? `${places} × ${q.credits_per_answer} credits` : `${refund} credits`;
   return `Refund: settled after ${settlement.answers} of ${q.n} answers; ${what} refunded`;
@@ -84,14 +78,16 @@ export function createLifecycleTransitions(deps: LifecycleTransitionsDeps) {
    * Closes a locked question inside `tx`: status, refund of the unused hold, event, follow-ups.
    * The refund and the event are keyed by the question's total reservation, which grows with each
    * addition of heads: one refund per close, and a replayed close posts nothing (R3.5).
+   * `settled`: the question's own stopping rule completed it (answers/answer-batch.ts); the ledger
+   * line says so and the settlement is stored with what was refunded.
    */
-  async function close(tx: Db, q: Row, status: ClosedStatus, at: Date, touched: Set<string>, extra: Updateable<QuestionsTable> = {}): Promise<number> {
+  async function close(
+    tx: Db, q: Row, status: ClosedStatus, at: Date, touched: Set<string>, extra: Updateable<QuestionsTable> = {}, settled: StoredSettlement | null = null,
+  ): Promise<number> {
     // Lock order: question, then its follow-ups, then the balance. Locking the follow-ups after
     // the balance deadlocked with an answer to a follow-up (which locks it, then the balance).
     const children = await questions.children(q.id, tx);
     const refund = q.credits_reserved - q.credits_spent - q.credits_refunded;
-    // A question its own stopping rule completed (answer-batch.ts) says so in its ledger line.
-    const settled = status === 'complete' ? stoppedEarly(q) : null;
     const title = settled ? settledRefundTitle(q, settled, refund) : `${REFUND_TITLE[status]} (${q.answered} of ${q.n} answered)`;
     const posted = await holds.refund({ accountId: q.account_id, lotQuestionId: q.parent_id ?? q.id, questionId: q.id, amount: refund, uniqueRef: `${q.id}:refund:r${q.credits_reserved}`, title, at }, tx);
     const refunded = posted ? refund : 0;

@@ -18,11 +18,13 @@ const PUBLIC_QUESTION_FIELDS = [
 /**
  * Aggregates only: no individual answers, no insights (their quotes come from written answers), no
  * facets (counts for the owner's filters). Breakdowns come as the builder makes them: country and
- * age band segments of fewer than 5 answers dropped (`suppressed`).
+ * age band segments of fewer than 5 answers dropped (`suppressed`). `settlement` (early stopping)
+ * says why the distribution's intervals are anytime-valid after a stop; its refund adds nothing
+ * to `refundCredits`, already here.
  */
 const PUBLIC_RESULT_FIELDS = [
   'questionId', 'status', 'nRequested', 'nAccepted', 'distribution', 'mean', 'summary', 'tier', 'language', 'verificationLine', 'medianSeconds',
-  'creditsSpent', 'refundCredits', 'breakdown', 'breakdowns', 'suppressed', 'clicks', 'sentiment',
+  'creditsSpent', 'refundCredits', 'breakdown', 'breakdowns', 'suppressed', 'clicks', 'sentiment', 'settlement',
 ] as const satisfies ReadonlyArray<keyof Result>;
 
 /** Everything a share link shows: the full result with written answers, less moderation and real references. */

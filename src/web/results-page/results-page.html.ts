@@ -5,6 +5,7 @@ import type { PublicResults } from '../../modules/sharing/sharing.schemas.ts';
 import type { AssetBundle } from '../shared/assets.ts';
 import { escapeHtml, head, truncate } from '../shared/html.ts';
 import type { Strings } from '../shared/strings/index.ts';
+import { barInterval, intervalsLabel, settlementLine } from './settlement.html.ts';
 
 /**
  * The public results page (`GET /r/{code}`, docs/sharing.md): the public results as a document
@@ -30,6 +31,11 @@ export interface ResultsPageInput {
   variant?: ResultsPageVariant;
   /** A way back, above everything (the portal's view of a question links back to the overview). */
   backLink?: { href: string; label: string };
+  /**
+   * The account's own view of its question (the portal): the early stop's refund is said in
+   * credits. The public page and share links never show money (default false).
+   */
+  showCredits?: boolean;
 }
 
 type Item = Result['distribution'][number];
@@ -94,17 +100,22 @@ function thumb(question: Question, index: number): string {
   return showable(url) ? `<img class="bar-img" src="${escapeHtml(url)}" alt="">` : '';
 }
 
-/** Choice-like types and multi choice: one bar per option, in the question's order ("Neither" last). */
-function choiceBars(question: Question, result: Result, s: Strings, f: Format): string {
+/**
+ * Choice-like types and multi choice: one bar per option, in the question's order ("Neither" last).
+ * After an early stop each bar says its anytime-valid interval, and a line under them says what
+ * those are (docs/early-stopping.md): a share from a few answers is not the final word.
+ */
+function choiceBars(question: Question, result: Result, s: Strings, f: Format, lang: string): string {
   const rows = result.distribution.map((item, i) => {
     const text = fillHtml(s.resultsBar, {
       label: `<strong class="bar-label">${escapeHtml(optionLabel(question, s, item, i))}</strong>`,
       share: `<span class="bar-share">${escapeHtml(f.pct(item.share))}</span>`,
       count: escapeHtml(f.answers(item.count)),
     });
-    return `<li class="bar-row">${thumb(question, i)}<p class="bar-text">${text}</p>${bar(item.share)}</li>`;
+    return `<li class="bar-row">${thumb(question, i)}<p class="bar-text">${text}${barInterval(result.settlement, item, s, f.pct)}</p>${bar(item.share)}</li>`;
   });
-  return `<ul class="bars">\n${rows.join('\n')}\n</ul>`;
+  const label = intervalsLabel(result.settlement, { lang, s });
+  return `<ul class="bars">\n${rows.join('\n')}\n</ul>${label ? `\n${label}` : ''}`;
 }
 
 /** Items best first (rank, then the number that ranks them), each with its index into the question's options. */
@@ -176,7 +187,7 @@ function clickTest(question: Question, result: Result, s: Strings, f: Format, pu
   return parts.join('\n');
 }
 
-function distribution(question: Question, result: Result, s: Strings, f: Format, publicBaseUrl: string, variant: ResultsPageVariant): string {
+function distribution(question: Question, result: Result, s: Strings, f: Format, lang: string, publicBaseUrl: string, variant: ResultsPageVariant): string {
   const empty = result.nAccepted === 0 ? `<p class="hint">${escapeHtml(s.resultsNoAnswers)}</p>\n` : '';
   switch (question.type) {
     case 'free_text': {
@@ -191,13 +202,13 @@ function distribution(question: Question, result: Result, s: Strings, f: Format,
     case 'pairwise':
       return empty + pairwise(question, result, s, f);
     case 'multi_choice':
-      return `${empty}<p class="hint">${escapeHtml(s.resultsMultiHint)}</p>\n${choiceBars(question, result, s, f)}`;
+      return `${empty}<p class="hint">${escapeHtml(s.resultsMultiHint)}</p>\n${choiceBars(question, result, s, f, lang)}`;
     case 'scale_1_5': {
       const mean = result.mean === null ? '' : `<p class="results-figure">${fill(s.resultsAverage, { mean: f.dec(result.mean) })}</p>\n`;
-      return `${empty}${mean}<p class="hint">${escapeHtml(s.scaleHint)}</p>\n${choiceBars(question, result, s, f)}`;
+      return `${empty}${mean}<p class="hint">${escapeHtml(s.scaleHint)}</p>\n${choiceBars(question, result, s, f, lang)}`;
     }
     default:
-      return empty + (ONE_OPTION_TYPES.has(question.type) ? choiceBars(question, result, s, f) : '');
+      return empty + (ONE_OPTION_TYPES.has(question.type) ? choiceBars(question, result, s, f, lang) : '');
   }
 }
 
@@ -296,6 +307,14 @@ export function resultsPage(input: ResultsPageInput): string {
   const status = collecting ? s.resultsLive : s.resultsClosed;
   const title = variant === 'shared' ? s.resultsSharedTitle : s.resultsTitle;
   // Only the shared variant shows answers and insights, and only if the data carries them (the public data never does).
+  const settlement = settlementLine(result.settlement, {
+    lang,
+    s,
+    answers: f.answers,
+    option: (option) => namedOption(question, s, option),
+    collecting,
+    showCredits: input.showCredits === true,
+  });
   const extra = variant === 'shared' ? [result.insights ? insightsSection(question, result.insights, s, f) : '', answersSection(question, result, s, f)].filter(Boolean) : [];
   return `${head(input.assets, lang, `${truncate(question.text, 60)} · ${title}`)}
 <body>
@@ -304,9 +323,9 @@ ${input.backLink ? `<p><a class="text-link" href="${escapeHtml(input.backLink.hr
 ` : ''}<p class="byline">${escapeHtml(title)}</p>
 <h1 class="question-text">${escapeHtml(question.text)}</h1>
 ${question.context ? `<p class="context">${escapeHtml(question.context)}</p>\n` : ''}<p class="status-line"><span class="status-pill ${collecting ? 'live' : 'closed'}">${escapeHtml(status)}</span> <span class="received">${fill(s.resultsReceived, { n: f.int(result.nAccepted), total: f.int(result.nRequested) })}</span></p>
-<section class="results-card" aria-labelledby="answers-heading">
+${settlement ? `${settlement}\n` : ''}<section class="results-card" aria-labelledby="answers-heading">
 <h2 id="answers-heading">${escapeHtml(s.resultsAnswersHeading)}</h2>
-${distribution(question, result, s, f, publicBaseUrl, variant)}
+${distribution(question, result, s, f, lang, publicBaseUrl, variant)}
 </section>
 ${summary(question, result, s)}
 ${extra.map((section) => `${section}\n`).join('')}<p class="verification">${escapeHtml(result.verificationLine)}</p>

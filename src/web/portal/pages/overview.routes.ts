@@ -54,12 +54,13 @@ ${rows.length ? `<ul class="rows">${rows.join('\n')}</ul>` : `<p>${escapeHtml(s.
   });
 
   // A question's results for the account that asked it: the results page with the written
-  // answers and the insights (what a private share link shows), in the question's language.
+  // answers and the insights (what a private share link shows), in the question's language, and
+  // what an early stop refunded in credits (the pages outside the account show no money).
   routes.get('/questions/:id', async (request, reply, ctx) => {
     if (!/^q_[0-9A-Za-z]{20}$/.test(request.params.id)) return reply.callNotFound();
     const question = await questions.get(ctx.actor, request.params.id);
     const result = await results.forAccount(ctx.actor.accountId, question.id);
     const lang = pageLanguage(question.language);
-    return resultsPage({ data: { question, result }, lang, strings: STRINGS[lang], assets: kit.assets, publicBaseUrl: config.publicBaseUrl, variant: 'shared', backLink: { href: '/app', label: ctx.s.questionBack } });
+    return resultsPage({ data: { question, result }, lang, strings: STRINGS[lang], assets: kit.assets, publicBaseUrl: config.publicBaseUrl, variant: 'shared', backLink: { href: '/app', label: ctx.s.questionBack }, showCredits: true });
   });
 };

@@ -115,6 +115,28 @@ export const en = {
   resultsInsightsFinal: 'The final summary, made when the question closed.',
   resultsSharedNotFoundTitle: 'This share link does not work',
   resultsSharedNotFoundBody: 'It may have expired or been turned off. Ask whoever sent it to you for a new one.',
+  // Early stopping on the results pages (Result.settlement, src/web/results-page/settlement.html.ts).
+  resultsStopped: 'Stopped early at {at} of {total} answers: {claim} at {confidence} confidence.',
+  resultsRefunded: '{credits} credits refunded.',
+  resultsWithdrawn: 'Stopped early at {at} of {total} answers, but the claim is withdrawn: after answers were removed in review, the answers left no longer settle it.',
+  resultsRefundStands: 'The refund of {credits} credits stands.',
+  resultsSettledLast: 'Settled at {count}, its last answer: {claim} at {confidence} confidence.',
+  resultsStopsWhen: 'Stops early when settled: {rule} at {confidence}, not before {count}.',
+  resultsNeverSettled: 'Never settled: the {rule} at {confidence} was not met before the question closed.',
+  resultsWouldHaveSettled: 'With early stopping this question would have settled at {count}.',
+  resultsRuleLeader: 'leader rule',
+  resultsRuleMargin: 'margin rule ({points})',
+  resultsPointsOne: '{n} point',
+  resultsPointsMany: '{n} points',
+  resultsStarsOne: '± {n} star',
+  resultsStarsMany: '± {n} stars',
+  resultsClaimLeader: '{leader} is the favourite',
+  resultsClaimLead: '{leader} leads every other option by at least {points}',
+  resultsClaimAhead: '{leader} is ahead of every other option',
+  resultsClaimMean: 'the average is between {lower} and {upper}',
+  resultsClaimSettled: 'the answer is settled',
+  resultsIntervals: 'Intervals: anytime-valid at {confidence}, valid however often the result was checked.',
+  resultsInterval: 'interval {low} to {high}',
 };
 
 export type StringKey = keyof typeof en;
