@@ -157,6 +157,50 @@ export function browserPagesSuite(options: { fixtures?: boolean } = {}): Browser
   return suite;
 }
 
+/** The four questions of early stopping's lines on the results pages (docs/early-stopping.md), asked by `settlementCases`. */
+export interface SettlementCases {
+  /** n 50, the leader rule from the first answer: 8 answers for Penny stop it (42 × 12 = 504 credits refunded). */
+  stopped: Json;
+  /** n 40, stopped the same way at 8 (384 credits refunded), then two of its answers removed in review: the claim is withdrawn. */
+  withdrawn: Json;
+  /** n 50, the leader rule with its default floor (10), 3 answers: live, not settled. */
+  live: Json;
+  /** n 10 without stopWhen, all 10 for Penny: the reference rule would have settled at 10. */
+  plain: Json;
+}
+
+/** What the early-stopping line (or box) of a results page says, as text; '' when the page has none. */
+export function settlementLineOf(html: string): string {
+  const inner = /<p class="[^"]*settlement[^"]*" data-testid="settlement">([\s\S]*?)<\/p>/.exec(html)?.[1] ?? '';
+  return inner.replace(/<[^>]+>/g, '').replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&').trim();
+}
+
+/**
+ * Asks the four questions of SettlementCases with `key` (`draft` laid over each, e.g.
+ * `{publicResults: true}`) and answers them with panel heads through the answer-recording service,
+ * which reads the rule after every accepted answer; the withdrawn one has two answers flagged and
+ * the flags upheld, as an operator would.
+ */
+export async function settlementCases(t: TestApp, key: TestKey, heads: Head[], draft: Json = {}): Promise<SettlementCases> {
+  const leader = (n: number, stopWhen: Json) => ask(t, key, choiceDraft({ n, stopWhen, ...draft }));
+  const [stopped, withdrawn, live, plain] = await Promise.all([
+    leader(50, { rule: 'leader', floor: 1 }),
+    leader(40, { rule: 'leader', floor: 1 }),
+    leader(50, { rule: 'leader' }),
+    ask(t, key, choiceDraft({ n: 10, ...draft })),
+  ]);
+  await answerAll(t, stopped.id, heads.slice(0, 8), { option: 0 });
+  const removed = await answerAll(t, withdrawn.id, heads.slice(0, 8), { option: 0 });
+  await answerAll(t, live.id, heads.slice(0, 3), { option: 0 });
+  await answerAll(t, plain.id, heads.slice(0, 10), { option: 0 });
+  for (const outcome of removed.slice(0, 2)) {
+    const flagged = await t.inject({ method: 'POST', url: `/v2/questions/${withdrawn.id}/answers/${outcome.attestationRef}/flag`, headers: key.auth, payload: { reason: 'automated' } });
+    expect(flagged.statusCode, flagged.body).toBe(201);
+    await t.container.moderation.decideFlag(flagged.json().flag.id, 'uphold');
+  }
+  return { stopped, withdrawn, live, plain };
+}
+
 export async function expectNoSidewaysScroll(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
-import { askRaw, choiceDraft, errorOf, expectReconciled, fundedKey, getQuestion, ledgerRowsOf, money, NO_RATE_LIMITS, sleep, type Json } from '../helpers/questions.ts';
+import { askRaw, choiceDraft, errorOf, eventsOf, expectReconciled, fundedKey, getQuestion, ledgerRowsOf, money, NO_RATE_LIMITS, sleep, type Json } from '../helpers/questions.ts';
 
 /**
  * Early stopping (issue 17; docs/early-stopping.md) as a requester meets it: a question asked with
@@ -94,6 +94,11 @@ describe('stopWhen: leader', () => {
     const result = await resultOf(question.id);
     expect(result.status).toBe('complete');
     expect(result.nAccepted).toBe(8);
+    // The webhook event says it stopped early, with the Result's settlement.
+    const completed = (await eventsOf(t, question.id)).filter((e) => e.type === 'question.completed');
+    expect(completed).toHaveLength(1);
+    expect(completed[0].data.refundCredits).toBe(refund);
+    expect(completed[0].data.settlement).toEqual(result.settlement);
     expect(result.refundCredits).toBe(refund);
     const s = result.settlement;
     expect(s).toMatchObject({

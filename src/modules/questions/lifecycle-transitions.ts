@@ -12,6 +12,10 @@ import type { QuestionsRepository } from './questions.repository.ts';
 import { questionView } from './question-view.ts';
 import { addDays } from '../../lib/dates.ts';
 import type { StoredSettlement } from '../settlement/settlement.schemas.ts';
+import { settlementView } from '../settlement/settlement-view.ts';
+import { answerLabels } from '../draft/answer-format.ts';
+import { storedDraft } from '../draft/stored-draft.ts';
+import type { QuestionType } from '../draft/question-types.ts';
 
 /**
  * The machinery under every transition of the lifecycle (lifecycle.service.ts): lock the question
@@ -59,6 +63,17 @@ function settledRefundTitle(q: Pick<Row, 'n' | 'answered' | 'credits_per_answer'
   return `Refund: settled after ${settlement.answers} of ${q.n} answers; ${what} refunded`;
 }
 
+/** Result.settlement of a question its rule just stopped, for the question.completed event. */
+function eventSettlement(q: Row, settled: StoredSettlement, refunded: number) {
+  const draft = storedDraft(q.draft);
+  const type = q.type as QuestionType;
+  const labels = type === 'free_text' || type === 'click_test' ? [] : answerLabels(draft);
+  return settlementView({
+    type, status: q.status, n: q.n, draft, stored: { ...settled, refundedCredits: refunded },
+    labels, counts: labels.map((label) => q.tally[label] ?? 0), counted: q.answered - q.removed_answers,
+  });
+}
+
 export function createLifecycleTransitions(deps: LifecycleTransitionsDeps) {
   const { db, clock, questions, holds, effects } = deps;
   /**
@@ -91,15 +106,17 @@ export function createLifecycleTransitions(deps: LifecycleTransitionsDeps) {
     const title = settled ? settledRefundTitle(q, settled, refund) : `${REFUND_TITLE[status]} (${q.answered} of ${q.n} answered)`;
     const posted = await holds.refund({ accountId: q.account_id, lotQuestionId: q.parent_id ?? q.id, questionId: q.id, amount: refund, uniqueRef: `${q.id}:refund:r${q.credits_reserved}`, title, at }, tx);
     const refunded = posted ? refund : 0;
-    const settlement = settled ? { settlement: JSON.stringify({ ...settled, refundedCredits: refunded }) } : {};
+    const stored = settled ? { settlement: JSON.stringify({ ...settled, refundedCredits: refunded }) } : {};
     // The closed row comes back from the update itself: the event's Question, with no read after it.
-    const closed = await questions.updateReturning(q.id, { status, closed_at: at, updated_at: at, credits_refunded: q.credits_refunded + refunded, ...settlement, ...extra }, tx);
-    // data: the Question as GET /v2/questions/{id} returns it after the close, and what this close refunded.
+    const closed = await questions.updateReturning(q.id, { status, closed_at: at, updated_at: at, credits_refunded: q.credits_refunded + refunded, ...stored, ...extra }, tx);
+    // data: the Question as GET /v2/questions/{id} returns it after the close, and what this close
+    // refunded; an early stop adds the Result's `settlement` (docs/webhooks.md).
+    const settlement = settled ? { settlement: eventSettlement(closed, settled, refunded) } : {};
     await emitEvent(tx, {
       accountId: q.account_id,
       type: EVENT[status],
       uniqueRef: `${q.id}:${EVENT[status]}:r${q.credits_reserved}`,
-      payload: { question: questionView(closed, deps.publicBaseUrl), refundCredits: refunded },
+      payload: { question: questionView(closed, deps.publicBaseUrl), refundCredits: refunded, ...settlement },
       at,
     });
     touched.add(q.id);

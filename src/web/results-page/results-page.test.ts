@@ -219,6 +219,116 @@ describe('results page document', () => {
   });
 });
 
+type Settlement = NonNullable<Result['settlement']>;
+/** A settlement as the result builder makes it; the default: the leader rule stopped an 8–0 start of 50 (12 credits an answer). */
+function settlement(overrides: Partial<Settlement> = {}): Settlement {
+  return {
+    rule: 'leader', method: 'ppr_1v1', asked: true, confidence: 0.95, alpha: 0.05, points: null, floor: 1, stopped: true, settledAt: 8,
+    settledAtTime: '2026-01-05T14:03:00.000Z', nRequested: 50, leader: 'Penny', evidence: 28.44, threshold: 20, refundedCredits: 504, withdrawn: false,
+    intervals: 'anytime_valid', note: 'Stopped early at 8 of 50 answers: Penny is the favourite (…). 504 credits for the places not answered were refunded. …',
+    ...overrides,
+  };
+}
+/** The early stop's line (or box) as text. */
+const settlementText = (html: string) => textOf(/<p class="[^"]*settlement[^"]*" data-testid="settlement">([\s\S]*?)<\/p>/.exec(html)?.[1] ?? '').trim();
+
+describe('early stopping (Result.settlement)', () => {
+  const stopped = (s: Partial<Settlement> = {}, r: Partial<Result> = {}) =>
+    result({
+      status: 'complete', nAccepted: 8,
+      distribution: [item('Penny', 8, 1, { low: 0.4213, high: 1 }), item('Pocket', 0, 0, { low: 0, high: 0.5787 })],
+      summary: { winner: 'Penny', margin: 1, confidence: 'medium', note: 'Penny leads with 8 of 8 answers.', suggestedFollowUp: null },
+      refundCredits: 504, settlement: settlement(s), ...r,
+    });
+
+  it('a stopped question: a box under the status line, each bar with its anytime-valid interval and a line saying what those are; no credits on this page', () => {
+    const html = render(question({ status: 'complete' }), stopped());
+    expect(html).toContain('<p class="settlement stopped" data-testid="settlement">');
+    expect(settlementText(html)).toBe('Stopped early at 8 of 50 answers: Penny is the favourite at 95% confidence.');
+    // Near the top: after the status line, before the answers.
+    expect(html.indexOf('class="status-line"')).toBeLessThan(html.indexOf('data-testid="settlement"'));
+    expect(html.indexOf('data-testid="settlement"')).toBeLessThan(html.indexOf('answers-heading'));
+    const text = textOf(html);
+    expect(text).toContain('Penny: 100% (8 answers) · interval 42% to 100%');
+    expect(text).toContain('Pocket: 0% (0 answers) · interval 0% to 58%');
+    expect(text).toContain('Intervals: anytime-valid at 95%, valid however often the result was checked.');
+    expect(text.indexOf('Pocket: 0%')).toBeLessThan(text.indexOf('Intervals: anytime-valid'));
+    // The public page shows no money, and not the English note (it names the refund).
+    expect(text).not.toMatch(/credit|504/);
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toMatch(/\sstyle=/i);
+  });
+
+  it('the account\'s own view (showCredits) adds the refund', () => {
+    const html = resultsPage({ data: { question: question({ status: 'complete' }), result: stopped() }, lang: 'en', strings: STRINGS.en, assets, publicBaseUrl: BASE, showCredits: true });
+    expect(settlementText(html)).toBe('Stopped early at 8 of 50 answers: Penny is the favourite at 95% confidence. 504 credits refunded.');
+  });
+
+  it('a withdrawn claim says so; the intervals stay anytime-valid', () => {
+    const html = render(question({ status: 'complete' }), stopped({ withdrawn: true }, { nAccepted: 6 }));
+    expect(html).toContain('<p class="settlement withdrawn" data-testid="settlement">');
+    expect(settlementText(html)).toBe(
+      'Stopped early at 8 of 50 answers, but the claim is withdrawn: after answers were removed in review, the answers left no longer settle it.',
+    );
+    expect(textOf(html)).toContain('Intervals: anytime-valid at 95%');
+    const owner = resultsPage({ data: { question: question(), result: stopped({ withdrawn: true }) }, lang: 'en', strings: STRINGS.en, assets, publicBaseUrl: BASE, showCredits: true });
+    expect(settlementText(owner)).toMatch(/no longer settle it\. The refund of 504 credits stands\.$/);
+  });
+
+  it('a rule not met: while collecting, the rule in one quiet line; once closed, that it never settled; no intervals label', () => {
+    const open = settlement({ stopped: false, settledAt: null, settledAtTime: null, floor: 10, refundedCredits: 0, intervals: 'wilson', evidence: 1.2 });
+    const live = render(question(), result({ nAccepted: 3, distribution: [item('Penny', 2, 2 / 3), item('Pocket', 1, 1 / 3)], settlement: open }));
+    expect(live).toContain('<p class="hint settlement-hint" data-testid="settlement">');
+    expect(settlementText(live)).toBe('Stops early when settled: leader rule at 95%, not before 10 answers.');
+    expect(textOf(live)).not.toContain('Intervals:');
+    expect(textOf(live)).not.toContain('interval ');
+    const closed = render(question({ status: 'complete' }), result({ status: 'complete', nAccepted: 50, settlement: open }));
+    expect(settlementText(closed)).toBe('Never settled: the leader rule at 95% was not met before the question closed.');
+    // The margin rule says its points (or stars), with the confidence as asked.
+    const margin = settlement({ rule: 'margin', method: 'beta_binomial_mixture', points: 10, confidence: 0.999, alpha: 0.001, stopped: false, settledAt: null, intervals: 'wilson', floor: 1 });
+    expect(settlementText(render(question(), result({ settlement: margin })))).toBe('Stops early when settled: margin rule (10 points) at 99.9%, not before 1 answer.');
+    const stars = settlement({ rule: 'margin', method: 'betting_dkelly', points: 0.5, stopped: false, settledAt: null, intervals: 'wilson', floor: 30, leader: null });
+    expect(settlementText(render(question({ type: 'scale_1_5', options: [] }), result({ settlement: stars })))).toBe('Stops early when settled: margin rule (± 0.5 stars) at 95%, not before 30 answers.');
+  });
+
+  it('asked without a rule: where it would have settled, quietly; nothing when it would not have', () => {
+    const reference = settlement({ asked: false, stopped: false, settledAt: 10, refundedCredits: 0, intervals: 'wilson', nRequested: 30 });
+    const html = render(question({ status: 'complete' }), result({ status: 'complete', nAccepted: 30, settlement: reference }));
+    expect(settlementText(html)).toBe('With early stopping this question would have settled at 10 answers.');
+    expect(html).toContain('class="hint settlement-hint"');
+    const never = render(question({ status: 'complete' }), result({ status: 'complete', nAccepted: 30, settlement: { ...reference, settledAt: null, settledAtTime: null } }));
+    expect(never).not.toContain('data-testid="settlement"');
+    // Free text and click tests have no rule (null), as results from before early stopping (absent).
+    expect(render(question(), result({ settlement: null }))).not.toContain('settlement');
+    expect(render(question(), result())).not.toContain('settlement');
+  });
+
+  it('other claims: the margin rule\'s lead, a 1–5 mean\'s interval, yes/mostly/no in the page language; escaped', () => {
+    const lead = settlement({ rule: 'margin', method: 'beta_binomial_mixture', points: 20, settledAt: 35, nRequested: 200 });
+    expect(settlementText(render(question(), result({ settlement: lead })))).toBe('Stopped early at 35 of 200 answers: Penny leads every other option by at least 20 points at 95% confidence.');
+    const mean = settlement({ rule: 'margin', method: 'betting_dkelly', points: 0.5, leader: null, interval: { lower: 4.06, upper: 4.94 }, settledAt: 24, nRequested: 300 });
+    expect(settlementText(render(question({ type: 'scale_1_5', options: [] }), result({ settlement: mean })))).toBe(
+      'Stopped early at 24 of 300 answers: the average is between 4.06 and 4.94 at 95% confidence.',
+    );
+    const yes = settlement({ leader: 'yes' });
+    expect(settlementText(render(question({ type: 'yes_mostly_no', options: [], language: 'de' }), result({ settlement: yes }), 'de'))).toBe(
+      'Vorzeitig beendet nach 8 von 50 Antworten: Ja liegt wirklich vorne, mit 95 % Sicherheit.',
+    );
+    const evil = settlement({ leader: '<img src=x onerror=alert(1)>' });
+    const html = render(question({ options: [{ label: '<img src=x onerror=alert(1)>' }, { label: 'Pocket' }] }), result({ settlement: evil }));
+    expect(html).not.toContain('<img src=x');
+    expect(html).toContain('<strong>&lt;img src=x onerror=alert(1)&gt;</strong> is the favourite');
+  });
+
+  it('speaks the page language', () => {
+    const fr = render(question({ language: 'fr', status: 'complete' }), stopped(), 'fr');
+    expect(settlementText(fr)).toBe(textOf('Arrêtée tôt à 8 réponses sur 50 : Penny est la favorite, avec 95 % de confiance.'));
+    expect(textOf(fr)).toContain(textOf('Intervalles : valides à tout moment à 95 %'));
+    const es = render(question({ language: 'es' }), result({ settlement: settlement({ stopped: false, settledAt: null, intervals: 'wilson', floor: 10 }) }), 'es');
+    expect(settlementText(es)).toBe(textOf('Se detiene antes cuando esté decidida: regla del líder al 95 %, no antes de 10 respuestas.'));
+  });
+});
+
 describe('localUrl', () => {
   it('makes addresses under the public base relative and leaves others alone', () => {
     expect(localUrl(`${BASE}/v1/public/results/x/heatmap.png`, BASE)).toBe('/v1/public/results/x/heatmap.png');

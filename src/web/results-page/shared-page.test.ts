@@ -198,6 +198,58 @@ describe('shared results page document', () => {
   });
 });
 
+type Settlement = NonNullable<Result['settlement']>;
+/** The leader rule stopped an 8–0 start of 50 (12 credits an answer: 504 refunded). */
+function settlement(overrides: Partial<Settlement> = {}): Settlement {
+  return {
+    rule: 'leader', method: 'ppr_1v1', asked: true, confidence: 0.95, alpha: 0.05, points: null, floor: 1, stopped: true, settledAt: 8,
+    settledAtTime: '2026-01-05T14:03:00.000Z', nRequested: 50, leader: 'Penny', evidence: 28.44, threshold: 20, refundedCredits: 504, withdrawn: false,
+    intervals: 'anytime_valid', note: 'Stopped early at 8 of 50 answers: Penny is the favourite (…). 504 credits for the places not answered were refunded.',
+    ...overrides,
+  };
+}
+const settlementText = (html: string) => textOf(/<p class="[^"]*settlement[^"]*" data-testid="settlement">([\s\S]*?)<\/p>/.exec(html)?.[1] ?? '').trim();
+
+describe('early stopping behind a share link', () => {
+  const stopped = (s: Partial<Settlement> = {}) =>
+    result({
+      status: 'complete', nAccepted: 8, refundCredits: 504, settlement: settlement(s),
+      distribution: [item('Penny', 8, 1), item('Pocket', 0, 0), item('Neither', 0, 0)].map((d, i) => ({ ...d, low: i === 0 ? 0.4213 : 0, high: i === 0 ? 1 : 0.5787 })),
+      answers: [answer({ reason: 'Short and friendly.' })],
+    });
+
+  it('a stopped question: the box and the anytime-valid intervals, as on the public page, and no credit amount', () => {
+    const html = render(question({ status: 'complete' }), stopped());
+    expect(settlementText(html)).toBe('Stopped early at 8 of 50 answers: Penny is the favourite at 95% confidence.');
+    const text = textOf(html);
+    expect(text).toContain('Penny: 100% (8 answers) · interval 42% to 100%');
+    expect(text).toContain('Intervals: anytime-valid at 95%, valid however often the result was checked.');
+    expect(text).not.toMatch(/credit|504/);
+    // The rest of the shared page is still there.
+    expect(text).toContain('Short and friendly.');
+  });
+
+  it('a withdrawn claim says so, with no credit amount', () => {
+    const html = render(question({ status: 'complete' }), stopped({ withdrawn: true }));
+    expect(html).toContain('<p class="settlement withdrawn" data-testid="settlement">');
+    expect(settlementText(html)).toBe('Stopped early at 8 of 50 answers, but the claim is withdrawn: after answers were removed in review, the answers left no longer settle it.');
+    expect(textOf(html)).not.toMatch(/credit|504/);
+  });
+
+  it('a rule not met yet, never met, and no rule asked: one quiet line each', () => {
+    const open = settlement({ stopped: false, settledAt: null, settledAtTime: null, refundedCredits: 0, intervals: 'wilson', floor: 10 });
+    expect(settlementText(render(question(), result({ nAccepted: 2, settlement: open })))).toBe('Stops early when settled: leader rule at 95%, not before 10 answers.');
+    expect(settlementText(render(question({ status: 'complete' }), result({ status: 'complete', nAccepted: 50, settlement: open })))).toBe(
+      'Never settled: the leader rule at 95% was not met before the question closed.',
+    );
+    const reference = settlement({ asked: false, stopped: false, settledAt: 10, refundedCredits: 0, intervals: 'wilson' });
+    expect(settlementText(render(question({ status: 'complete' }), result({ status: 'complete', nAccepted: 50, settlement: reference })))).toBe(
+      'With early stopping this question would have settled at 10 answers.',
+    );
+    expect(render(question(), result({ settlement: { ...reference, settledAt: null } }))).not.toContain('data-testid="settlement"');
+  });
+});
+
 describe('translations of written answers', () => {
   it('follow the words as written, escaped and marked with their language', () => {
     const html = render(
