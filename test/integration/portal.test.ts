@@ -1,9 +1,10 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { newEmail, newIp, signInMailOf } from '../helpers/people.ts';
+import { newEmail, newIp, signIn, signInMailOf } from '../helpers/people.ts';
 import { csrfOf, parseSetCookies, PortalBrowser } from '../helpers/portal-browser.ts';
-import { NO_RATE_LIMITS } from '../helpers/questions.ts';
+import { grant, NO_RATE_LIMITS, seedHeads } from '../helpers/questions.ts';
+import { settlementCases, settlementLineOf } from '../helpers/results-pages.ts';
 
 /**
  * The portal's pages over HTTP (issue 10 points 2, 7 and 8; RELIABILITY R8.2): the session cookie's
@@ -307,6 +308,38 @@ describe('the pages', () => {
     const json = await t.app.inject({ method: 'POST', url: '/app/support', remoteAddress: b.ip, headers: { 'content-type': 'application/json', cookie: [...b.jar].map(([k, v]) => `${k}=${v.value}`).join('; ') }, payload: '{"_csrf":"x"}' });
     statuses.push(json.statusCode);
     expect(statuses.filter((status) => status >= 500)).toEqual([]);
+  });
+
+  it('a question\'s page says what early stopping did, with what the stop refunded in credits (the account\'s own view)', async () => {
+    const email = newEmail();
+    const { personalAccountId } = await signIn(t, email);
+    const key = await t.makeKey(undefined, null, { accountId: personalAccountId });
+    await grant(t, personalAccountId, 10_000);
+    const cases = await settlementCases(t, key, await seedHeads(t, 10));
+    const b = browser();
+    await b.signIn(email);
+    const html = async (question: Record<string, any>) => {
+      const response = await b.get(`/app/questions/${question.id}`);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.body).toContain('Back to the overview');
+      return response.body;
+    };
+
+    const stopped = await html(cases.stopped);
+    expect(stopped).toContain('<p class="settlement stopped" data-testid="settlement">');
+    expect(settlementLineOf(stopped)).toBe(`Stopped early at 8 of 50 answers: Penny is the favourite at 95% confidence. ${42 * cases.stopped.creditsPerAnswer} credits refunded.`);
+    expect(stopped).toContain('Intervals: anytime-valid at 95%, valid however often the result was checked.');
+    expect(stopped).toMatch(/<span class="bar-interval">· interval \d+% to 100%<\/span>/);
+
+    const withdrawn = await html(cases.withdrawn);
+    expect(withdrawn).toContain('<p class="settlement withdrawn" data-testid="settlement">');
+    expect(settlementLineOf(withdrawn)).toBe(
+      'Stopped early at 8 of 40 answers, but the claim is withdrawn: after answers were removed in review, the answers left no longer settle it. ' +
+        `The refund of ${32 * cases.withdrawn.creditsPerAnswer} credits stands.`,
+    );
+
+    expect(settlementLineOf(await html(cases.live))).toBe('Stops early when settled: leader rule at 95%, not before 10 answers.');
+    expect(settlementLineOf(await html(cases.plain))).toBe('With early stopping this question would have settled at 10 answers.');
   });
 
   it('an unknown page is a 404 page, not JSON', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { choiceDraft } from '../helpers/questions.ts';
-import { pagesSuite } from '../helpers/results-pages.ts';
+import { pagesSuite, settlementCases, settlementLineOf } from '../helpers/results-pages.ts';
 import { PUBLIC_RESULTS_MAX_AGE_SECONDS } from '../../src/modules/sharing/sharing.schemas.ts';
 import { STRINGS } from '../../src/web/shared/strings/index.ts';
 import { escapeHtml } from '../../src/web/shared/html.ts';
@@ -113,6 +113,38 @@ describe('GET /r/{code}', () => {
     const question = await ask(choiceDraft());
     expect(question.publicCode).toBeNull();
     expect((await page(question.linkCode)).statusCode).toBe(404);
+  });
+
+  it('says what early stopping did: a stop, a withdrawn claim, a rule not met yet, where a question without one would have settled; never credits', async () => {
+    const cases = await settlementCases(pages.t, pages.key, pages.heads, { publicResults: true });
+    const html = async (question: Record<string, any>) => {
+      const response = await page(question.publicCode);
+      expect(response.statusCode, response.body).toBe(200);
+      return response.body;
+    };
+
+    const stopped = await html(cases.stopped);
+    expect(stopped).toContain('<p class="settlement stopped" data-testid="settlement">');
+    expect(settlementLineOf(stopped)).toBe('Stopped early at 8 of 50 answers: Penny is the favourite at 95% confidence.');
+    expect(stopped).toContain('Closed: no longer taking answers');
+    expect(stopped).toMatch(/<strong class="bar-label">Penny<\/strong>: <span class="bar-share">100%<\/span> \(8 answers\) <span class="bar-interval">· interval \d+% to 100%<\/span>/);
+    expect(stopped).toContain('Intervals: anytime-valid at 95%, valid however often the result was checked.');
+    // The data behind it: the public JSON carries the settlement; the page names no credit amount.
+    const json = (await pages.t.inject({ method: 'GET', url: `/v1/public/results/${cases.stopped.publicCode}` })).json();
+    expect(json.result.settlement).toMatchObject({ stopped: true, settledAt: 8, intervals: 'anytime_valid' });
+    expect(stopped).not.toMatch(/credit|504/i);
+
+    const withdrawn = await html(cases.withdrawn);
+    expect(withdrawn).toContain('<p class="settlement withdrawn" data-testid="settlement">');
+    expect(settlementLineOf(withdrawn)).toBe('Stopped early at 8 of 40 answers, but the claim is withdrawn: after answers were removed in review, the answers left no longer settle it.');
+    expect(withdrawn).not.toMatch(/credit|384/i);
+
+    const live = await html(cases.live);
+    expect(settlementLineOf(live)).toBe('Stops early when settled: leader rule at 95%, not before 10 answers.');
+    expect(live).toContain('Still collecting answers');
+    expect(live).not.toContain('Intervals:');
+
+    expect(settlementLineOf(await html(cases.plain))).toBe('With early stopping this question would have settled at 10 answers.');
   });
 
   it('is not part of the API description', async () => {

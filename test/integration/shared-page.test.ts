@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { choiceDraft } from '../helpers/questions.ts';
-import { pagesSuite } from '../helpers/results-pages.ts';
+import { pagesSuite, settlementCases, settlementLineOf } from '../helpers/results-pages.ts';
 
 /**
  * The page behind a private share link, `GET /s/{token}` (docs/sharing.md "The page behind a share
@@ -164,6 +164,32 @@ describe('GET /s/{token}', () => {
     expect(html).toContain('Resultados compartilhados');
     expect(html).toContain('Escolheu: <strong>Penny</strong>');
     expect(html).toContain('Por quê: Curto.');
+  });
+
+  it('says what early stopping did, as the public page does: a stop, a withdrawn claim, a rule not met yet, where it would have settled; never credits', async () => {
+    const cases = await settlementCases(pages.t, pages.key, pages.heads);
+    const html = async (question: Record<string, any>) => {
+      const response = await page((await link(question.id)).path);
+      expect(response.statusCode, response.body).toBe(200);
+      expectPrivateHeaders(response);
+      return response.body;
+    };
+
+    const stopped = await html(cases.stopped);
+    expect(stopped).toContain('<p class="byline">Shared results</p>');
+    expect(stopped).toContain('<p class="settlement stopped" data-testid="settlement">');
+    expect(settlementLineOf(stopped)).toBe('Stopped early at 8 of 50 answers: Penny is the favourite at 95% confidence.');
+    expect(stopped).toContain('Intervals: anytime-valid at 95%, valid however often the result was checked.');
+    expect(stopped).toMatch(/<span class="bar-interval">· interval \d+% to 100%<\/span>/);
+    // A share link shows no money: the refund is in the data, never on the page.
+    expect(stopped).not.toMatch(/credit|504/i);
+
+    const withdrawn = await html(cases.withdrawn);
+    expect(settlementLineOf(withdrawn)).toBe('Stopped early at 8 of 40 answers, but the claim is withdrawn: after answers were removed in review, the answers left no longer settle it.');
+    expect(withdrawn).not.toMatch(/credit|384/i);
+
+    expect(settlementLineOf(await html(cases.live))).toBe('Stops early when settled: leader rule at 95%, not before 10 answers.');
+    expect(settlementLineOf(await html(cases.plain))).toBe('With early stopping this question would have settled at 10 answers.');
   });
 
   it('is not part of the API description', async () => {

@@ -48,6 +48,18 @@ describe('the result as a terminal bar chart', () => {
     ]);
   });
 
+  it('a question its rule stopped says so, and labels its intervals anytime-valid; one asked without a rule says where it would have settled', () => {
+    const note = 'Stopped early at 8 of 50 answers: Penny is the favourite (evidence 28.44 to 1 against a tie, 20 needed), at 95% confidence.';
+    const stopped = renderChart({ ...penny(), settlement: { asked: true, stopped: true, settledAt: 8, withdrawn: false, intervals: 'anytime_valid', note } }, null, { width: 80, colors: plain });
+    expect(stopped).toContain(note);
+    expect(stopped).toContain('  (…) is the anytime-valid interval of each share');
+    const would = 'Asked for all 10 answers (no stopWhen). Under the leader rule at 95% it would have settled at 10 answers: Penny is the favourite.';
+    expect(renderChart({ ...penny(), settlement: { asked: false, stopped: false, settledAt: 10, withdrawn: false, intervals: 'wilson', note: would } }, null, { width: 80, colors: plain })).toContain(would);
+    // Asked without a rule and never met: nothing to say.
+    const quiet = renderChart({ ...penny(), settlement: { asked: false, stopped: false, settledAt: null, withdrawn: false, intervals: 'wilson', note: 'not shown' } }, null, { width: 80, colors: plain });
+    expect(quiet).not.toContain('not shown');
+  });
+
   it('bars are proportional to the shares and fit a narrow terminal', () => {
     const lines = renderChart(penny(), null, { width: 50, colors: plain });
     const [pennyLine, pocketLine] = lines;

@@ -26,6 +26,8 @@ export interface ChartResult {
   creditsSpent: number;
   refundCredits: number;
   medianSeconds?: number | null;
+  /** Early stopping (docs/early-stopping.md): the rule, where it settled, in plain words. */
+  settlement?: { asked: boolean; stopped: boolean; settledAt: number | null; withdrawn: boolean; intervals: string; note: string } | null;
   clicks?: { taps: number; hotspots: Array<{ x: number; y: number; w: number; h: number; count: number; share: number }> };
 }
 
@@ -102,7 +104,8 @@ export function renderChart(result: ChartResult, question: ChartQuestion | null,
     }
     const legend = pairwise ? 'share = wins / appearances; strength by Bradley–Terry' : ranking ? 'count = ranked first' : null;
     const hasInterval = items.some((item) => item.low !== undefined);
-    const foot = [hasInterval ? '(…) is the 95% interval of each share' : null, legend].filter(Boolean).join('; ');
+    const anytime = result.settlement?.intervals === 'anytime_valid';
+    const foot = [hasInterval ? (anytime ? '(…) is the anytime-valid interval of each share' : '(…) is the 95% interval of each share') : null, legend].filter(Boolean).join('; ');
     if (foot) lines.push(c.dim(`  ${foot}`));
   } else if (result.clicks) {
     lines.push(`  ${result.clicks.taps} tap${result.clicks.taps === 1 ? '' : 's'}`);
@@ -113,6 +116,9 @@ export function renderChart(result: ChartResult, question: ChartQuestion | null,
   if (result.mean !== null && result.mean !== undefined) lines.push(`  Mean ${result.mean.toFixed(2)}`);
 
   if (result.summary.note) lines.push(result.summary.note);
+  const settlement = result.settlement;
+  // The stopping rule's story when it matters to the reader: asked for, or where it would have settled.
+  if (settlement && (settlement.asked || settlement.settledAt !== null)) lines.push(settlement.stopped ? settlement.note : c.dim(settlement.note));
   lines.push(c.dim(statusLine(result)));
   if (result.verificationLine) lines.push(c.dim(result.verificationLine));
   if (items.length === 0) lines.push(c.dim(`See every answer: headcount answers ${result.questionId}`));

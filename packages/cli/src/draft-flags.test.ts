@@ -24,6 +24,32 @@ function commanderFailure(argv: string[]): CommanderError {
   throw new Error('expected the flags to be refused');
 }
 
+describe('--stop-when and its details (docs/early-stopping.md)', () => {
+  const base = ['--type', 'single_choice', '--text', 'Which name?', '--option', 'Penny', '--option', 'Pocket'];
+  it('builds stopWhen: leader, margin with points, confidence and floor, or never', () => {
+    expect(askBody([...base, '--stop-when', 'leader']).draft.stopWhen).toEqual({ rule: 'leader' });
+    expect(askBody([...base, '--stop-when', 'margin', '--stop-points', '12.5', '--stop-confidence', '0.99', '--stop-floor', '30']).draft.stopWhen).toEqual({
+      rule: 'margin', points: 12.5, confidence: 0.99, floor: 30,
+    });
+    expect(askBody([...base, '--stop-when', 'never']).draft.stopWhen).toBe('never');
+    expect(askBody(base).draft.stopWhen).toBeUndefined();
+  });
+
+  it('details change the rule of a --draft file; a new rule replaces it', () => {
+    const file = { draft: { type: 'single_choice', text: 'Which?', stopWhen: { rule: 'margin', points: 10, floor: 40 } } };
+    expect(askBody(['--stop-confidence', '0.9'], file).draft.stopWhen).toEqual({ rule: 'margin', points: 10, floor: 40, confidence: 0.9 });
+    expect(askBody(['--stop-when', 'leader'], file).draft.stopWhen).toEqual({ rule: 'leader' });
+  });
+
+  it('refuses details without a rule, with never, and numbers out of range', () => {
+    expect(() => askBody([...base, '--stop-points', '5'])).toThrow(UsageError);
+    expect(() => askBody([...base, '--stop-when', 'never', '--stop-floor', '20'])).toThrow(UsageError);
+    expect(commanderFailure([...base, '--stop-when', 'soon']).message).toMatch(/Allowed choices are leader, margin, never/);
+    expect(commanderFailure([...base, '--stop-when', 'leader', '--stop-confidence', '0.5']).message).toMatch(/--stop-confidence must be from 0.8 to 0.999/);
+    expect(commanderFailure([...base, '--stop-when', 'margin', '--stop-points', 'ten']).message).toMatch(/--stop-points must be a number/);
+  });
+});
+
 describe('ask flags → POST /v2/questions body, for every question type', () => {
   it('single_choice: options in order, n, tier, targeting, labels and a project', () => {
     expect(

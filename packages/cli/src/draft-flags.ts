@@ -55,6 +55,11 @@ export interface DraftFlags {
   publicResults?: boolean;
   reason?: string;
   contentFlag?: string;
+  // early stopping (docs/early-stopping.md)
+  stopWhen?: string;
+  stopPoints?: number;
+  stopConfidence?: number;
+  stopFloor?: number;
   // estimate only: an interest audience instead of targeting (docs/audiences.md)
   audience?: string;
   minGrade?: number;
@@ -83,6 +88,15 @@ export function integer(name: string, min: number, max: number) {
   return (value: string): number => {
     if (!/^-?\d+$/.test(value.trim())) throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}.`);
     const number = Number(value);
+    if (number < min || number > max) throw new InvalidArgumentError(`${name} must be from ${min} to ${max}.`);
+    return number;
+  };
+}
+
+function decimal(name: string, min: number, max: number) {
+  return (value: string): number => {
+    const number = Number(value.trim());
+    if (value.trim() === '' || !Number.isFinite(number)) throw new InvalidArgumentError(`${name} must be a number from ${min} to ${max}.`);
     if (number < min || number > max) throw new InvalidArgumentError(`${name} must be from ${min} to ${max}.`);
     return number;
   };
@@ -128,7 +142,11 @@ export function addDraftOptions(command: Command, kind: 'ask' | 'estimate'): Com
     .option('--public-results', 'publish the result on a public page')
     .option('--no-public-results', 'keep the result private (overrides --draft)')
     .addOption(new Option('--reason <mode>', 'ask heads for a reason').choices(REASON_MODES))
-    .addOption(new Option('--content-flag <flag>', 'a content warning heads see first').choices(CONTENT_FLAGS));
+    .addOption(new Option('--content-flag <flag>', 'a content warning heads see first').choices(CONTENT_FLAGS))
+    .addOption(new Option('--stop-when <rule>', 'stop early once settled, refunding the rest: leader, margin (with --stop-points), or never').choices(['leader', 'margin', 'never']))
+    .option('--stop-points <points>', 'margin: the lead in percentage points (0 to 99), or for a 1–5 scale the half-width of the mean in stars', decimal('--stop-points', 0, 99))
+    .option('--stop-confidence <c>', 'the confidence of the stop, 0.8 to 0.999 (default 0.95)', decimal('--stop-confidence', 0.8, 0.999))
+    .option('--stop-floor <answers>', 'no stop before this many answers (default max(10, n/10))', integer('--stop-floor', 1, 5000));
   if (kind === 'estimate') {
     command
       .option('--audience <id>', 'price an interest audience instead of targeting (its id; see docs/audiences.md)')
@@ -194,6 +212,24 @@ function isObject(value: unknown): value is Json {
  * The draft: the file's (its `draft` when it is a whole body) with every flag given laid over it.
  * `type` and `text` must end up set.
  */
+/** --stop-when and its details over whatever stopWhen the --draft file had. */
+function stopWhenFromFlags(draft: Json, flags: DraftFlags): void {
+  const details = flags.stopPoints !== undefined || flags.stopConfidence !== undefined || flags.stopFloor !== undefined;
+  if (flags.stopWhen === 'never') {
+    if (details) throw new UsageError('--stop-points, --stop-confidence and --stop-floor go with --stop-when leader or margin, not never.');
+    draft.stopWhen = 'never';
+    return;
+  }
+  const base = isObject(draft.stopWhen) ? draft.stopWhen : null;
+  if (flags.stopWhen === undefined && !details) return;
+  if (flags.stopWhen === undefined && !base) throw new UsageError('--stop-points, --stop-confidence and --stop-floor need --stop-when leader or margin.');
+  const rule: Json = { ...(flags.stopWhen !== undefined && base?.rule !== flags.stopWhen ? {} : base), ...(flags.stopWhen !== undefined ? { rule: flags.stopWhen } : {}) };
+  if (flags.stopPoints !== undefined) rule.points = flags.stopPoints;
+  if (flags.stopConfidence !== undefined) rule.confidence = flags.stopConfidence;
+  if (flags.stopFloor !== undefined) rule.floor = flags.stopFloor;
+  draft.stopWhen = rule;
+}
+
 export function draftFromFlags(flags: DraftFlags, file: Json | null = null, positionalText?: string): Json {
   const base = file ? (isObject(file.draft) ? file.draft : 'draft' in file ? {} : file) : {};
   const draft: Json = structuredClone(base);
@@ -214,6 +250,7 @@ export function draftFromFlags(flags: DraftFlags, file: Json | null = null, posi
   set('publicResults', flags.publicResults);
   set('reason', flags.reason);
   set('contentFlag', flags.contentFlag);
+  stopWhenFromFlags(draft, flags);
   if (flags.scheduledFor !== undefined) draft.scheduledFor = parseInstant(flags.scheduledFor);
 
   if (flags.image !== undefined || flags.audio !== undefined || flags.stimulusText !== undefined || flags.exposureMs !== undefined) {
