@@ -103,6 +103,38 @@ describe.skipIf(Boolean(missing))('public results page in a browser', () => {
     expectClean(phone);
   });
 
+  it('a question its rule stopped early: the stop is said in a box near the top, each bar with its anytime-valid interval, within 360 px', async () => {
+    const q = await ask({
+      type: 'single_choice',
+      text: 'Which name is best for a savings app?',
+      options: [{ label: 'Penny' }, { label: 'Pocket' }],
+      n: 50,
+      stopWhen: { rule: 'leader', floor: 1 },
+    });
+    await answerAll(q.id, pages.heads.slice(0, 8), { option: 0 });
+    const phone = await narrowPhone();
+    const { page } = phone;
+    const response = await page.goto(`/r/${q.publicCode}`);
+    expect(response!.status()).toBe(200);
+    const line = page.getByTestId('settlement');
+    await line.waitFor();
+    expect(await line.isVisible()).toBe(true);
+    expect((await line.innerText()).replace(/\s+/g, ' ').trim()).toBe('Stopped early at 8 of 50 answers: Penny is the favourite at 95% confidence.');
+    // Near the top: above the answers card, and in the first screenful of the phone.
+    const [box, card] = await Promise.all([line.boundingBox(), page.getByRole('heading', { level: 2, name: 'How people answered' }).boundingBox()]);
+    expect(box!.y).toBeLessThan(card!.y);
+    expect(box!.y + box!.height).toBeLessThan(740);
+    // Drawn as a box: the accent border of the stylesheet (no inline style).
+    expect(await line.evaluate((el) => getComputedStyle(el).borderTopColor)).toBe('rgb(51, 66, 200)');
+    const penny = page.getByRole('listitem').filter({ hasText: 'Penny:' });
+    expect((await penny.innerText()).replace(/\s+/g, ' ').trim()).toMatch(/^Penny: 100% \(8 answers\), interval \d+% to 100%$/);
+    await expect(page.getByText('Intervals: anytime-valid at 95%, valid however often the result was checked.').isVisible()).resolves.toBe(true);
+    expect(await page.content()).not.toMatch(/credit/i);
+    await expectNoSidewaysScroll(page);
+    await shot(page, 'results-stopped-early');
+    expectClean(phone);
+  });
+
   it('click test: the image with the taps over it (the heatmap, or the busiest areas as boxes), within 360 px', async () => {
     const q = await ask({ type: 'click_test', text: 'Where would you tap to buy?', stimulus: { imageUrl: pages.fixtures.url('/grid.svg') }, clickTest: { maxTaps: 1 } });
     await answerAll(q.id, pages.heads.slice(0, 6), (i) => ({ taps: [{ x: 0.5 + (i % 2) * 0.01, y: 0.5 }] }));

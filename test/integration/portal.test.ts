@@ -329,7 +329,7 @@ describe('the pages', () => {
     expect(stopped).toContain('<p class="settlement stopped" data-testid="settlement">');
     expect(settlementLineOf(stopped)).toBe(`Stopped early at 8 of 50 answers: Penny is the favourite at 95% confidence. ${42 * cases.stopped.creditsPerAnswer} credits refunded.`);
     expect(stopped).toContain('Intervals: anytime-valid at 95%, valid however often the result was checked.');
-    expect(stopped).toMatch(/<span class="bar-interval">· interval \d+% to 100%<\/span>/);
+    expect(stopped).toMatch(/<span class="bar-interval">interval \d+% to 100%<\/span>/);
 
     const withdrawn = await html(cases.withdrawn);
     expect(withdrawn).toContain('<p class="settlement withdrawn" data-testid="settlement">');

@@ -127,7 +127,7 @@ describe('GET /r/{code}', () => {
     expect(stopped).toContain('<p class="settlement stopped" data-testid="settlement">');
     expect(settlementLineOf(stopped)).toBe('Stopped early at 8 of 50 answers: Penny is the favourite at 95% confidence.');
     expect(stopped).toContain('Closed: no longer taking answers');
-    expect(stopped).toMatch(/<strong class="bar-label">Penny<\/strong>: <span class="bar-share">100%<\/span> \(8 answers\) <span class="bar-interval">· interval \d+% to 100%<\/span>/);
+    expect(stopped).toMatch(/<strong class="bar-label">Penny<\/strong>: <span class="bar-share">100%<\/span> \(8 answers\)<span class="visually-hidden">, <\/span><span class="bar-interval">interval \d+% to 100%<\/span>/);
     expect(stopped).toContain('Intervals: anytime-valid at 95%, valid however often the result was checked.');
     // The data behind it: the public JSON carries the settlement; the page names no credit amount.
     const json = (await pages.t.inject({ method: 'GET', url: `/v1/public/results/${cases.stopped.publicCode}` })).json();

@@ -180,7 +180,7 @@ describe('GET /s/{token}', () => {
     expect(stopped).toContain('<p class="settlement stopped" data-testid="settlement">');
     expect(settlementLineOf(stopped)).toBe('Stopped early at 8 of 50 answers: Penny is the favourite at 95% confidence.');
     expect(stopped).toContain('Intervals: anytime-valid at 95%, valid however often the result was checked.');
-    expect(stopped).toMatch(/<span class="bar-interval">· interval \d+% to 100%<\/span>/);
+    expect(stopped).toMatch(/<span class="bar-interval">interval \d+% to 100%<\/span>/);
     // A share link shows no money: the refund is in the data, never on the page.
     expect(stopped).not.toMatch(/credit|504/i);
 

@@ -86,12 +86,30 @@ describe('share margin rule', () => {
     expect(shareMarginRule([70, 30], 10, ALPHA).settled).toBe(false); // proven margin ≈ 6 points
     const r = shareMarginRule([700, 300], 10, ALPHA);
     expect(r).toMatchObject({ settled: true, leader: 0, requiredMargin: 0.1 });
-    expect(r.provenMargin).toBeCloseTo(r.intervals[0].lower - r.intervals[1].upper, 12);
+    const rIntervals = shareConfidenceIntervals([700, 300], ALPHA);
+    expect(r.provenMargin).toBeCloseTo(rIntervals[0].lower - rIntervals[1].upper, 12);
     expect(shareMarginRule([700, 300], 40, ALPHA).settled).toBe(false);
     expect(shareMarginRule([50, 50], 0, ALPHA)).toMatchObject({ settled: false, leader: null });
     // the largest rival upper bound counts, not the runner-up's count alone
     const three = shareMarginRule([500, 250, 250], 5, ALPHA);
-    expect(three.provenMargin).toBeCloseTo(three.intervals[0].lower - Math.max(three.intervals[1].upper, three.intervals[2].upper), 12);
+    const threeIntervals = shareConfidenceIntervals([500, 250, 250], ALPHA);
+    expect(three.provenMargin).toBeCloseTo(threeIntervals[0].lower - Math.max(threeIntervals[1].upper, threeIntervals[2].upper), 12);
+  });
+
+  it('reading only the leader\'s and the runner-up\'s bounds gives what all K intervals give (random counts, K = 2…8, multi-choice totals too)', () => {
+    const random = seededRandom(77);
+    for (let run = 0; run < 300; run++) {
+      const k = 2 + Math.floor(random() * 7);
+      const counts = Array.from({ length: k }, () => Math.floor(random() * 60));
+      const sum = counts.reduce((a, b) => a + b, 0);
+      const total = run % 2 ? Math.max(...counts) + Math.floor(random() * 40) : undefined; // a multi choice: answerers
+      if ((total ?? sum) === 0) continue;
+      const fast = shareMarginRule(counts, 0, ALPHA, undefined, total);
+      if (fast.leader === null) continue;
+      const all = shareConfidenceIntervals(counts, ALPHA, undefined, total);
+      const rivals = all.filter((_, i) => i !== fast.leader).map((iv) => iv.upper);
+      expect(fast.provenMargin).toBeCloseTo(all[fast.leader].lower - Math.max(...rivals), 12);
+    }
   });
 
   it('under a tie of the top two it names no winner in at least 1 − α of runs (n = 500, 1,000 runs)', () => {

@@ -43,37 +43,31 @@ export function logShareEvidence(hits: number, n: number, p: number, prior: Beta
  * `hits` may be fractional (the width calculator uses n·p), n ≥ 0.
  */
 export function shareConfidenceInterval(hits: number, n: number, delta: number, prior: BetaPrior = UNIFORM): Interval {
+  return { lower: shareBound(hits, n, delta, 'lower', prior), upper: shareBound(hits, n, delta, 'upper', prior) };
+}
+
+/**
+ * One end of that interval, by bisection in log space (60 steps). The mixture term of ln M_n(p)
+ * does not depend on p, so it is computed once: each step costs two logarithms.
+ */
+export function shareBound(hits: number, n: number, delta: number, end: 'lower' | 'upper', prior: BetaPrior = UNIFORM): number {
   if (!(delta > 0 && delta < 1)) throw new RangeError(`delta must be in (0, 1), got ${delta}`);
   if (!(n >= 0 && hits >= 0 && hits <= n)) throw new RangeError(`need 0 ≤ hits ≤ n, got ${hits} of ${n}`);
-  if (n === 0) return { lower: 0, upper: 1 };
+  if (n === 0) return end === 'lower' ? 0 : 1;
+  const misses = n - hits;
+  if (end === 'lower' ? hits === 0 : misses === 0) return end === 'lower' ? 0 : 1;
   const logLevel = Math.log(1 / delta);
-  const outside = (p: number) => logShareEvidence(hits, n, p, prior) >= logLevel;
-  const centre = hits / n;
-
-  let lower = 0;
-  if (hits > 0) {
-    // outside at 0 (ln M = +∞ there), inside at the centre
-    let out = 0;
-    let inside = centre;
-    for (let i = 0; i < BISECTION_STEPS; i++) {
-      const mid = (out + inside) / 2;
-      if (outside(mid)) out = mid;
-      else inside = mid;
-    }
-    lower = out; // the outside end: the reported interval errs on the wide side
+  const mixture = logBeta(prior.a + hits, prior.b + misses) - logBeta(prior.a, prior.b);
+  const outside = (p: number) => mixture - ((hits > 0 ? hits * Math.log(p) : 0) + (misses > 0 ? misses * Math.log1p(-p) : 0)) >= logLevel;
+  // outside at the far end (ln M = +∞ there), inside at the centre
+  let inside = hits / n;
+  let out = end === 'lower' ? 0 : 1;
+  for (let i = 0; i < BISECTION_STEPS; i++) {
+    const mid = (out + inside) / 2;
+    if (outside(mid)) out = mid;
+    else inside = mid;
   }
-  let upper = 1;
-  if (hits < n) {
-    let inside = centre;
-    let out = 1;
-    for (let i = 0; i < BISECTION_STEPS; i++) {
-      const mid = (out + inside) / 2;
-      if (outside(mid)) out = mid;
-      else inside = mid;
-    }
-    upper = out;
-  }
-  return { lower, upper };
+  return out; // the outside end: the reported interval errs on the wide side
 }
 
 /**
@@ -90,8 +84,6 @@ export type ShareMarginResult = {
   settled: boolean;
   /** The option with strictly the most answers; null with no answers or a tie for first. */
   leader: number | null;
-  /** One anytime-valid interval per option (simultaneous at 1 − α). */
-  intervals: Interval[];
   /**
    * The leader's lower bound minus the largest upper bound among the others, in shares (0.12 = 12
    * points); negative while the race is open. NaN without a leader.
@@ -106,12 +98,14 @@ export type ShareMarginResult = {
  *
  *   settled ⇔ lower(leader) − max over other options c of upper(c) ≥ points / 100, and > 0,
  *
- * with all intervals from shareConfidenceIntervals at α = 1 − confidence. Meaning, when it settles:
- * "the leader's true share is ahead of every other option's true share by at least `points`
- * percentage points", wrong with probability ≤ α however many answers it took (on the event, of
- * probability ≥ 1 − α, that every interval holds at every n, p_leader ≥ lower(leader) and
- * p_c ≤ upper(c)). points = 0 asks only that the leader be truly ahead.
- * O(K) interval computations of 2 × 60 log-space evaluations each.
+ * with every interval as shareConfidenceIntervals gives it at α = 1 − confidence (each share at
+ * α/K). Meaning, when it settles: "the leader's true share is ahead of every other option's true
+ * share by at least `points` percentage points", wrong with probability ≤ α however many answers it
+ * took (on the event, of probability ≥ 1 − α, that every interval holds at every n,
+ * p_leader ≥ lower(leader) and p_c ≤ upper(c)). points = 0 asks only that the leader be truly ahead.
+ * The upper bound grows with the count (same n), so the largest among the others is the runner-up's:
+ * two bisections, whatever K (the engine reads this after every answer). `total`: see
+ * shareConfidenceIntervals.
  */
 export function shareMarginRule(
   counts: readonly number[],
@@ -124,7 +118,7 @@ export function shareMarginRule(
   if (!(points >= 0 && points < 100)) throw new RangeError(`points must be in [0, 100), got ${points}`);
   if (counts.length < 2) throw new RangeError('the margin rule needs at least two options');
   const requiredMargin = points / 100;
-  const intervals = shareConfidenceIntervals(counts, alpha, prior, total);
+  const n = total ?? counts.reduce((s, c) => s + c, 0);
   let leader = 0;
   let tied = false;
   for (let i = 1; i < counts.length; i++) {
@@ -133,9 +127,10 @@ export function shareMarginRule(
       tied = false;
     } else if (counts[i] === counts[leader]) tied = true;
   }
-  if (tied) return { settled: false, leader: null, intervals, provenMargin: NaN, requiredMargin };
-  let highestRival = 0;
-  for (let c = 0; c < counts.length; c++) if (c !== leader) highestRival = Math.max(highestRival, intervals[c].upper);
-  const provenMargin = intervals[leader].lower - highestRival;
-  return { settled: provenMargin > 0 && provenMargin >= requiredMargin, leader, intervals, provenMargin, requiredMargin };
+  if (tied) return { settled: false, leader: null, provenMargin: NaN, requiredMargin };
+  let runnerUp = -1;
+  for (let c = 0; c < counts.length; c++) if (c !== leader && (runnerUp < 0 || counts[c] > counts[runnerUp])) runnerUp = c;
+  const delta = alpha / counts.length;
+  const provenMargin = shareBound(counts[leader], n, delta, 'lower', prior) - shareBound(counts[runnerUp], n, delta, 'upper', prior);
+  return { settled: provenMargin > 0 && provenMargin >= requiredMargin, leader, provenMargin, requiredMargin };
 }

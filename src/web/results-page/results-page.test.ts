@@ -249,8 +249,8 @@ describe('early stopping (Result.settlement)', () => {
     expect(html.indexOf('class="status-line"')).toBeLessThan(html.indexOf('data-testid="settlement"'));
     expect(html.indexOf('data-testid="settlement"')).toBeLessThan(html.indexOf('answers-heading'));
     const text = textOf(html);
-    expect(text).toContain('Penny: 100% (8 answers) · interval 42% to 100%');
-    expect(text).toContain('Pocket: 0% (0 answers) · interval 0% to 58%');
+    expect(text).toContain('Penny: 100% (8 answers), interval 42% to 100%');
+    expect(text).toContain('Pocket: 0% (0 answers), interval 0% to 58%');
     expect(text).toContain('Intervals: anytime-valid at 95%, valid however often the result was checked.');
     expect(text.indexOf('Pocket: 0%')).toBeLessThan(text.indexOf('Intervals: anytime-valid'));
     // The public page shows no money, and not the English note (it names the refund).

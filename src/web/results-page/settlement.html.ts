@@ -100,8 +100,8 @@ export function intervalsLabel(settlement: Settlement | null | undefined, w: Pic
   return `<p class="hint small settlement-intervals">${fill(w.s.resultsIntervals, { confidence: numbers(w.lang).confidence.format(settlement.confidence) })}</p>`;
 }
 
-/** One bar's anytime-valid interval, " · interval 42% to 100%", or nothing. */
+/** One bar's anytime-valid interval on a line of its own under the share ("interval 42% to 100%"; read as ", interval …"), or nothing. */
 export function barInterval(settlement: Settlement | null | undefined, item: { low?: number; high?: number }, s: Strings, pct: (x: number) => string): string {
   if (settlement?.intervals !== 'anytime_valid' || item.low === undefined || item.high === undefined) return '';
-  return ` <span class="bar-interval">· ${fill(s.resultsInterval, { low: pct(item.low), high: pct(item.high) })}</span>`;
+  return `<span class="visually-hidden">, </span><span class="bar-interval">${fill(s.resultsInterval, { low: pct(item.low), high: pct(item.high) })}</span>`;
 }

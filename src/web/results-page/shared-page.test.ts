@@ -222,7 +222,7 @@ describe('early stopping behind a share link', () => {
     const html = render(question({ status: 'complete' }), stopped());
     expect(settlementText(html)).toBe('Stopped early at 8 of 50 answers: Penny is the favourite at 95% confidence.');
     const text = textOf(html);
-    expect(text).toContain('Penny: 100% (8 answers) · interval 42% to 100%');
+    expect(text).toContain('Penny: 100% (8 answers), interval 42% to 100%');
     expect(text).toContain('Intervals: anytime-valid at 95%, valid however often the result was checked.');
     expect(text).not.toMatch(/credit|504/);
     // The rest of the shared page is still there.
