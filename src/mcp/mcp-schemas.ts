@@ -35,6 +35,10 @@ const DRAFT_HINTS: Record<string, string> = {
   publicResults: 'Show the results on a public page.',
   reason: 'Ask heads for a written reason: off, optional or required (free_text must be off: the answer is the text).',
   contentFlag: 'Declares sensitive content: medical, violence, distressing, alcohol_gambling, political, or none.',
+  stopWhen:
+    'Stop early once the answer is settled and refund the unanswered places, keeping a 5% error however often it is checked: ' +
+    '{"rule":"leader"} (single_choice, ab_image, yes_mostly_no, reaction, pairwise, ranking) or {"rule":"margin","points":10} ' +
+    '(shares; for scale_1_5 points is the half-width of the mean in stars, e.g. 0.25). Optional confidence (0.8–0.999) and floor. Default "never": n answers.',
 };
 
 /** A plain JSON copy for a tool's listing: shared refs inlined, defaults moved into the description, no $id. */

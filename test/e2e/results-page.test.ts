@@ -127,7 +127,9 @@ describe.skipIf(Boolean(missing))('public results page in a browser', () => {
     // Drawn as a box: the accent border of the stylesheet (no inline style).
     expect(await line.evaluate((el) => getComputedStyle(el).borderTopColor)).toBe('rgb(51, 66, 200)');
     const penny = page.getByRole('listitem').filter({ hasText: 'Penny:' });
-    expect((await penny.innerText()).replace(/\s+/g, ' ').trim()).toMatch(/^Penny: 100% \(8 answers\), interval \d+% to 100%$/);
+    // Read as one sentence (a hidden comma before the interval, which is drawn on a line of its own).
+    expect((await penny.textContent())!.replace(/\s+/g, ' ').trim()).toMatch(/^Penny: 100% \(8 answers\), interval \d+% to 100%$/);
+    expect(await penny.locator('.bar-interval').isVisible()).toBe(true);
     await expect(page.getByText('Intervals: anytime-valid at 95%, valid however often the result was checked.').isVisible()).resolves.toBe(true);
     expect(await page.content()).not.toMatch(/credit/i);
     await expectNoSidewaysScroll(page);
