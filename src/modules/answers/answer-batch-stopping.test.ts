@@ -35,7 +35,8 @@ function simulate(shareOfFirst: number, stopWhen: object, seed: number): { stopp
   return { stoppedAt: null, leader: null };
 }
 
-describe('the engine keeps the guarantee (seeded, one answer per batch, default floor 20)', () => {
+// About 8 s in all on a quiet 2-core machine; more under a loaded run.
+describe('the engine keeps the guarantee (seeded, one answer per batch, default floor 20)', { timeout: 120_000 }, () => {
   it('a true tie: the leader rule stops (naming a false winner) in at most α of 1,000 questions of n = 200', () => {
     let stops = 0;
     for (let run = 0; run < 1000; run++) if (simulate(0.5, { rule: 'leader' }, 1000 + run).stoppedAt !== null) stops++;

@@ -6,7 +6,7 @@ import { notFound, validationError } from '../../lib/errors.ts';
 import { answerLabels, readAnswer, storedAnswer, type AnswerInput } from '../draft/answer-format.ts';
 import type { QuestionType } from '../draft/question-types.ts';
 import { referenceRuleOf, stopRuleOf, type StopRule } from '../draft/stop-when.ts';
-import { countsOf, readRule } from '../settlement/settlement-rule.ts';
+import { countsOf, metSettlement, readRule } from '../settlement/settlement-rule.ts';
 import type { StoredSettlement } from '../settlement/settlement.schemas.ts';
 import { storedDraft, type StoredDraft } from '../draft/stored-draft.ts';
 import { answerSentiment } from '../text/sentiment.ts';
@@ -207,14 +207,7 @@ export function planBatch(
     const reading = readRule(watch.rule, type, watch.labels, countsOf(watch.labels, q.tally), counted);
     if (!reading.met) return false;
     const stops = watch.asked && q.answered < q.row.n;
-    const { rule, method, confidence, alpha, points, floor } = watch.rule;
-    q.settlement = {
-      asked: watch.asked, rule, method, confidence, alpha, points, floor,
-      answers: counted, at: at.toISOString(), nRequested: q.row.n,
-      leader: reading.leader, evidence: reading.evidence, threshold: reading.threshold,
-      ...(reading.interval ? { interval: reading.interval } : {}),
-      stopped: stops, refundedCredits: 0, withdrawn: null,
-    };
+    q.settlement = metSettlement({ rule: watch.rule, asked: watch.asked, reading, answers: counted, at, nRequested: q.row.n, stopped: stops });
     q.watch = null;
     if (stops) q.status = 'complete';
     return stops;

@@ -2,7 +2,7 @@ import { answerLabels, readAnswer, type AnswerInput } from '../draft/answer-form
 import type { QuestionType } from '../draft/question-types.ts';
 import type { StoredDraft } from '../draft/stored-draft.ts';
 import { referenceRuleOf, stopRuleOf } from '../draft/stop-when.ts';
-import { firstMet } from './settlement-rule.ts';
+import { firstMet, metSettlement, ruleOfSettlement } from './settlement-rule.ts';
 import type { StoredSettlement } from './settlement.schemas.ts';
 
 /**
@@ -32,9 +32,7 @@ export function reviewSettlement(input: {
   if (stored === null && input.status === 'live') return undefined;
   if (stored?.withdrawn) return undefined;
   const own = stopRuleOf(type, input.n, draft.stopWhen);
-  const rule = stored
-    ? { rule: stored.rule, method: stored.method, confidence: stored.confidence, alpha: stored.alpha, points: stored.points, floor: stored.floor }
-    : (own ?? referenceRuleOf(type, input.n));
+  const rule = stored ? ruleOfSettlement(stored) : (own ?? referenceRuleOf(type, input.n));
   if (!rule) return undefined;
   const labels = answerLabels(draft);
   const sequence = input.answers.map((answer) => {
@@ -45,14 +43,9 @@ export function reviewSettlement(input: {
   if (met) {
     const { reading } = met;
     if (stored && stored.answers === met.answers && stored.evidence === reading.evidence) return undefined;
-    return {
-      ...(stored ?? { asked: own !== null, ...rule, at: input.at.toISOString(), nRequested: input.n, stopped: false, refundedCredits: 0, withdrawn: null }),
-      answers: met.answers,
-      leader: reading.leader,
-      evidence: reading.evidence,
-      threshold: reading.threshold,
-      ...(reading.interval ? { interval: reading.interval } : {}),
-    };
+    const moved = metSettlement({ rule, asked: own !== null, reading, answers: met.answers, at: input.at, nRequested: input.n, stopped: false });
+    // A settlement that moves keeps what happened at the time: the stop, its refund, when and at which n.
+    return stored ? { ...moved, asked: stored.asked, at: stored.at, nRequested: stored.nRequested, stopped: stored.stopped, refundedCredits: stored.refundedCredits } : moved;
   }
   if (!stored) return undefined;
   if (!stored.stopped) return null;

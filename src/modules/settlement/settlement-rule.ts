@@ -1,6 +1,7 @@
 import { leaderRule, meanIntervalFromCounts, shareMarginRule } from '../../lib/early-stopping/index.ts';
 import type { QuestionType } from '../draft/question-types.ts';
 import type { StopRule } from '../draft/stop-when.ts';
+import type { StoredSettlement } from './settlement.schemas.ts';
 
 /**
  * A stopping rule read on a question's counts (issue 17 point 3; docs/early-stopping.md). The three
@@ -94,4 +95,42 @@ export function firstMet(
     if (reading.met) return { answers, reading };
   }
   return null;
+}
+
+/** What questions.settlement stores when `rule` is first met (the close adds the refund). */
+export function metSettlement(input: {
+  rule: StopRule;
+  asked: boolean;
+  reading: RuleReading;
+  answers: number;
+  at: Date;
+  nRequested: number;
+  stopped: boolean;
+}): StoredSettlement {
+  const { rule, reading } = input;
+  return {
+    asked: input.asked,
+    rule: rule.rule,
+    method: rule.method,
+    confidence: rule.confidence,
+    alpha: rule.alpha,
+    points: rule.points,
+    floor: rule.floor,
+    answers: input.answers,
+    at: input.at.toISOString(),
+    nRequested: input.nRequested,
+    leader: reading.leader,
+    evidence: reading.evidence,
+    threshold: reading.threshold,
+    ...(reading.interval ? { interval: reading.interval } : {}),
+    stopped: input.stopped,
+    refundedCredits: 0,
+    withdrawn: null,
+  };
+}
+
+/** The rule a stored settlement was read under. */
+export function ruleOfSettlement(stored: StoredSettlement): StopRule {
+  const { rule, method, confidence, alpha, points, floor } = stored;
+  return { rule, method, confidence, alpha, points, floor };
 }

@@ -2,7 +2,7 @@ import { anytimeWidthRatio, shareConfidenceInterval } from '../../lib/early-stop
 import type { QuestionType } from '../draft/question-types.ts';
 import type { StoredDraft } from '../draft/stored-draft.ts';
 import { referenceRuleOf, stopRuleOf, type StopRule } from '../draft/stop-when.ts';
-import { readRule } from './settlement-rule.ts';
+import { readRule, ruleOfSettlement } from './settlement-rule.ts';
 import type { Settlement, StoredSettlement } from './settlement.schemas.ts';
 
 /**
@@ -34,9 +34,7 @@ const number = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits:
 export function settlementView(input: SettlementInput): Settlement | null {
   const { type, stored } = input;
   const own = stopRuleOf(type, input.n, input.draft.stopWhen);
-  const rule: StopRule | null = stored
-    ? { rule: stored.rule, method: stored.method, confidence: stored.confidence, alpha: stored.alpha, points: stored.points, floor: stored.floor }
-    : (own ?? referenceRuleOf(type, input.n));
+  const rule: StopRule | null = stored ? ruleOfSettlement(stored) : (own ?? referenceRuleOf(type, input.n));
   if (!rule) return null;
   const asked = stored ? stored.asked : own !== null;
   const now = stored ? null : readRule(rule, type, input.labels, input.counts, input.counted);
