@@ -132,6 +132,25 @@ describe('stopWhen: leader', () => {
     await expectReconciled(t);
   });
 
+  it('heads added after an early stop run to the new target: the rule is not read again, the settlement stays', async () => {
+    const question = await askWith(choiceDraft({ n: 50, stopWhen: { rule: 'leader', floor: 1 } }));
+    const per = question.creditsPerAnswer;
+    await answerInOrder(question.linkCode, times(8, A));
+    const added = await t.inject({ method: 'POST', url: `/v2/questions/${question.id}/heads`, headers: { ...key.auth, 'idempotency-key': randomUUID() }, payload: { n: 10 } });
+    expect(added.statusCode, added.body).toBe(201);
+    expect(added.json().question).toMatchObject({ status: 'live', n: 18 });
+    // Every one of the 10 is taken, though 9–0, 10–0… would each meet the rule again.
+    await answerInOrder(question.linkCode, times(9, A));
+    expect((await getQuestion(t, key, question.id)).status).toBe('live');
+    await answerInOrder(question.linkCode, [B]);
+    const result = await resultOf(question.id);
+    expect(result).toMatchObject({ status: 'complete', nAccepted: 18, creditsSpent: 18 * per });
+    expect(result.settlement).toMatchObject({ stopped: true, settledAt: 8, nRequested: 50, refundedCredits: 42 * per });
+    const refunds = (await ledgerRowsOf(t, key, question.id)).filter((row) => row.kind === 'refund');
+    expect(refunds.map((r) => r.title)).toEqual([`Refund: settled after 8 of 50 answers; 42 × ${per} credits refunded`]);
+    await expectReconciled(t);
+  });
+
   it('a 7–0 start does not settle; nor does a race that stays tied: it uses every answer', async () => {
     const question = await askWith(choiceDraft({ n: 20, stopWhen: { rule: 'leader', floor: 1 } }));
     await answerInOrder(question.linkCode, times(7, A));
