@@ -92,14 +92,15 @@ function noteOf(rule: StopRule, asked: boolean, input: SettlementInput, stored: 
       : `Asked for all ${input.n} answers (no stopWhen). Under ${words} at ${at} it would have settled at ${stored.answers} answers: ${claimOf(rule, stored)}.`;
   }
   const open = input.status === 'live' || input.status === 'scheduled' || input.status === 'draft';
+  const allUsed = input.status === 'complete';
   if (asked) {
-    return open
-      ? `Not settled yet after ${input.counted} answers: ${words} at ${at} is checked after every answer, with no stop before ${rule.floor}.`
-      : `Never settled: the race stayed close, so every answer was used.`;
+    if (open) return `Not settled yet after ${input.counted} answers: ${words} at ${at} is checked after every answer, with no stop before ${rule.floor}.`;
+    return allUsed ? 'Never settled: the race stayed close, so every answer was used.' : `Not settled when the question closed (${input.status}) after ${input.counted} answers.`;
   }
-  return open
-    ? `Asked for all ${input.n} answers (no stopWhen). Under ${words} at ${at} it has not settled yet.`
-    : `Asked for all ${input.n} answers (no stopWhen). Under ${words} at ${at} it would not have settled: every answer was needed.`;
+  if (open) return `Asked for all ${input.n} answers (no stopWhen). Under ${words} at ${at} it has not settled yet.`;
+  return allUsed
+    ? `Asked for all ${input.n} answers (no stopWhen). Under ${words} at ${at} it would not have settled: every answer was needed.`
+    : `Asked for all ${input.n} answers (no stopWhen). Under ${words} at ${at} it had not settled when the question closed (${input.status}).`;
 }
 
 /**
