@@ -64,7 +64,8 @@ describe('Result.settlement', () => {
 
 describe('anytime-valid intervals of a stopped question', () => {
   it('hold all options together: wider than the Wilson interval of the same counts, around the share', () => {
-    const [penny, pocket] = anytimeIntervals([{ count: 30, share: 0.75 }, { count: 10, share: 0.25 }], 40, 0.05);
+    type Item = { count: number; share: number; low?: number; high?: number; appearances?: number };
+    const [penny, pocket] = anytimeIntervals<Item>([{ count: 30, share: 0.75 }, { count: 10, share: 0.25 }], 40, 0.05);
     const w = wilson(30, 40, 1.96);
     expect(penny.low!).toBeLessThan(w.low);
     expect(penny.high!).toBeGreaterThan(w.high);
@@ -74,7 +75,11 @@ describe('anytime-valid intervals of a stopped question', () => {
   });
 
   it('pairwise: each share is out of its own appearances', () => {
-    const [a] = anytimeIntervals([{ count: 9, share: 0.9, appearances: 10 }, { count: 1, share: 0.1, appearances: 10 }], 10, 0.05);
+    const [a] = anytimeIntervals<{ count: number; share: number; appearances: number; low?: number; high?: number }>(
+      [{ count: 9, share: 0.9, appearances: 10 }, { count: 1, share: 0.1, appearances: 10 }],
+      10,
+      0.05,
+    );
     expect(a.low!).toBeGreaterThan(0.3);
     expect(a.high!).toBeGreaterThan(0.9);
   });
