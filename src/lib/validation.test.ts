@@ -26,6 +26,7 @@ const DraftSchema = Type.Object(
     email: Type.Optional(Type.String({ format: 'email' })),
     mode: Type.Optional(Type.Literal('fast')),
     either: Type.Optional(Type.Union([Type.String(), Type.Integer()])),
+    stop: Type.Optional(Type.Union([Type.Unsafe<string>({ type: 'string', enum: ['never'] }), Type.Object({ rule: Type.String(), level: Type.Optional(Type.Number({ maximum: 1 })) }, { additionalProperties: false })])),
   },
   { additionalProperties: false },
 );
@@ -109,6 +110,12 @@ describe('toValidationItems', () => {
   it('leaves out anyOf summaries and keeps the branch errors', () => {
     const items = itemsFor(draft({ either: 1.5 }));
     expect(items).toEqual([{ field: 'draft.either', code: 'invalid_format', message: expect.stringMatching(/^draft\.either must be an? /) }]);
+  });
+
+  it('a value of one branch\'s form hears only that branch\'s problems; a value of no branch\'s form hears every form', () => {
+    expect(itemsFor(draft({ stop: { rule: 'x', level: 2 } }))).toEqual([{ field: 'draft.stop.level', code: 'out_of_range', message: 'draft.stop.level must be at most 1.' }]);
+    expect(itemsFor(draft({ stop: 5 }))).toEqual([{ field: 'draft.stop', code: 'invalid_format', message: 'draft.stop must be a string or an object.' }]);
+    expect(itemsFor(draft({ stop: 'sometimes' }))).toEqual([expect.objectContaining({ field: 'draft.stop' })]);
   });
 
   it('puts a prefix in front of every field', () => {

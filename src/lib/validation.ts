@@ -124,15 +124,30 @@ function articled(type: string): string {
   return /^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`;
 }
 
-/** Ajv errors → one validation item per field (the most basic problem of each field wins). */
+/**
+ * Ajv errors → one validation item per field (the most basic problem of each field wins).
+ * A value that may take several forms (anyOf: `"never"` or a rule object) fails each branch: when it
+ * has the form of one branch and that branch found problems inside it, the other branches' "must be
+ * a string" says nothing useful and is left out; when it has none of the forms, one item names them
+ * all ("must be a string or an object").
+ */
 export function toValidationItems(errors: readonly ErrorObject[], prefix = ''): ValidationItem[] {
   const byField = new Map<string, ValidationItem>();
+  const typesByField = new Map<string, string[]>();
   for (const error of errors) {
-    const item = describe(error, pointerToField(error.instancePath, prefix));
+    const field = pointerToField(error.instancePath, prefix);
+    if (error.keyword === 'type') typesByField.set(field, [...(typesByField.get(field) ?? []), String((error.params as { type?: unknown }).type)]);
+    const item = describe(error, field);
     if (!item) continue;
     const existing = byField.get(item.field);
     if (!existing || rank[item.code] < rank[existing.code]) byField.set(item.field, item);
   }
-  // A field whose parent is already wrong adds nothing useful.
+  for (const [field, types] of typesByField) {
+    const item = byField.get(field);
+    if (!item || item.code !== 'invalid_format' || !item.message.startsWith(`${field} must be a`)) continue;
+    const inside = [...byField.keys()].some((other) => other.startsWith(`${field}.`) || other.startsWith(`${field}[`));
+    if (inside) byField.delete(field);
+    else if (types.length > 1) byField.set(field, { ...item, message: `${field} must be ${[...new Set(types)].map(articled).join(' or ')}.` });
+  }
   return [...byField.values()];
 }

@@ -107,6 +107,8 @@ describe('stopWhen: leader', () => {
     });
     expect(s.evidence).toBeCloseTo(256 / 9, 4); // B(9, 1)·2^8 = 2^8/9 ≈ 28.4
     expect(s.note).toMatch(/^Stopped early at 8 of 50 answers: Penny is the favourite/);
+    // The summary does not speak of one-time intervals the result no longer shows.
+    expect(result.summary.note).toBe('Penny leads with 8 of 8 answers (100%), 100 points ahead of Pocket; the lead is clear (settled by its stopping rule at 95%, valid however often it was checked).');
     // Anytime-valid intervals, all options together at 95%: wider than the Wilson interval of the same counts.
     const penny = result.distribution.find((d: Json) => d.option === 'Penny');
     expect(penny).toMatchObject({ count: 8, share: 1 });
@@ -247,7 +249,7 @@ describe('the estimate', () => {
     const per = body.creditsPerAnswer;
     expect(body.creditsTotal).toBe(200 * per); // the whole n is reserved
     const stopping = body.earlyStopping;
-    expect(stopping).toMatchObject({ rule: 'leader', confidence: 0.95, floor: 20 });
+    expect(stopping).toMatchObject({ rule: 'leader', confidence: 0.95, points: null, floor: 20 });
     const byLabel = Object.fromEntries(stopping.scenarios.map((s: Json) => [s.label, s]));
     expect(byLabel['90% for the leader']).toEqual({ label: '90% for the leader', stopsAt: 20, creditsSaved: 180 * per });
     expect(byLabel['70% for the leader'].stopsAt).toBe(55);
@@ -271,7 +273,7 @@ describe('stopWhen: bad input is a 400 that changes nothing', () => {
     ['margin without points', choiceDraft({ stopWhen: { rule: 'margin' } }), 'draft.stopWhen.points', 'required'],
     ['points on the leader rule', choiceDraft({ stopWhen: { rule: 'leader', points: 5 } }), 'draft.stopWhen.points', 'not_allowed'],
     ['a floor above n', choiceDraft({ n: 20, stopWhen: { rule: 'leader', floor: 21 } }), 'draft.stopWhen.floor', 'out_of_range'],
-    ['a 1–5 half-width above 2 stars', { type: 'scale_1_5', text: 'Rate it', stopWhen: { rule: 'margin', points: 3 } }, 'draft.stopWhen.points', 'out_of_range'],
+    ['a 1–5 half-width above 1 star (± 2 is the whole scale, met before any answer)', { type: 'scale_1_5', text: 'Rate it', stopWhen: { rule: 'margin', points: 2 } }, 'draft.stopWhen.points', 'out_of_range'],
   ];
   for (const [what, draft, field, code] of cases) {
     it(what, async () => {
@@ -291,6 +293,11 @@ describe('stopWhen: bad input is a 400 that changes nothing', () => {
       expect(response.statusCode, `${JSON.stringify(stopWhen)} ${response.body}`).toBe(400);
       expect(errorOf(response).details.validation[0].field).toMatch(/^draft\.stopWhen/);
     }
+    // An object hears about what is wrong inside it, not that it is not the string "never".
+    const inside = await askRaw(t, key, { draft: choiceDraft({ stopWhen: { rule: 'leader', confidence: 1 } }) });
+    expect(errorOf(inside).details.validation).toEqual([expect.objectContaining({ field: 'draft.stopWhen.confidence', code: 'out_of_range' })]);
+    const neither = await askRaw(t, key, { draft: choiceDraft({ stopWhen: 5 }) });
+    expect(errorOf(neither).details.validation).toEqual([{ field: 'draft.stopWhen', code: 'invalid_format', message: 'draft.stopWhen must be a string or an object.' }]);
   });
 });
 
@@ -312,6 +319,7 @@ describe('removals after review re-read the rule', () => {
     const result = await resultOf(question.id);
     expect(result.nAccepted).toBe(6);
     expect(result.settlement).toMatchObject({ stopped: true, withdrawn: true, settledAt: 8, refundedCredits: refund, intervals: 'anytime_valid' });
+    expect(result.summary.note).not.toContain('stopping rule');
     expect(result.settlement.note).toMatch(/^Withdrawn: after answers were removed in review, the 7 answers left never meet the rule, so the claim made at 8 answers no longer holds/);
     expect(result.settlement.note).toContain(`The refund of ${refund} credits stands.`);
     await expectReconciled(t);

@@ -1682,7 +1682,7 @@ export interface components {
                  * @default 0.95
                  */
                 confidence?: number;
-                /** @description `margin` only, and required there: percentage points between the leader's share and every other (0 to 99), or for the 1–5 scale the half-width of the mean in stars (more than 0, at most 2). */
+                /** @description `margin` only, and required there: percentage points between the leader's share and every other (0 to 99), or for the 1–5 scale the half-width of the mean in stars (more than 0, at most 1). */
                 points?: number;
                 /** @description No stop before this many answers. Default max(10, ⌈n/10⌉); at most n. */
                 floor?: number;
@@ -1779,7 +1779,7 @@ export interface components {
                  * @default 0.95
                  */
                 confidence?: number;
-                /** @description `margin` only, and required there: percentage points between the leader's share and every other (0 to 99), or for the 1–5 scale the half-width of the mean in stars (more than 0, at most 2). */
+                /** @description `margin` only, and required there: percentage points between the leader's share and every other (0 to 99), or for the 1–5 scale the half-width of the mean in stars (more than 0, at most 1). */
                 points?: number;
                 /** @description No stop before this many answers. Default max(10, ⌈n/10⌉); at most n. */
                 floor?: number;
@@ -1879,7 +1879,7 @@ export interface components {
                  * @default 0.95
                  */
                 confidence?: number;
-                /** @description `margin` only, and required there: percentage points between the leader's share and every other (0 to 99), or for the 1–5 scale the half-width of the mean in stars (more than 0, at most 2). */
+                /** @description `margin` only, and required there: percentage points between the leader's share and every other (0 to 99), or for the 1–5 scale the half-width of the mean in stars (more than 0, at most 1). */
                 points?: number;
                 /** @description No stop before this many answers. Default max(10, ⌈n/10⌉); at most n. */
                 floor?: number;
@@ -2450,7 +2450,7 @@ export interface components {
                      * @default 0.95
                      */
                     confidence?: number;
-                    /** @description `margin` only, and required there: percentage points between the leader's share and every other (0 to 99), or for the 1–5 scale the half-width of the mean in stars (more than 0, at most 2). */
+                    /** @description `margin` only, and required there: percentage points between the leader's share and every other (0 to 99), or for the 1–5 scale the half-width of the mean in stars (more than 0, at most 1). */
                     points?: number;
                     /** @description No stop before this many answers. Default max(10, ⌈n/10⌉); at most n. */
                     floor?: number;
@@ -2711,6 +2711,8 @@ export interface components {
                 /** @enum {string} */
                 rule: "leader" | "margin";
                 confidence: number;
+                /** @description margin: percentage points (shares) or stars (1–5 mean); null for leader. */
+                points: number | null;
                 floor: number;
                 scenarios: {
                     /** @description The split of the answers, e.g. "70% for the leader". */
@@ -3189,7 +3191,7 @@ export interface components {
                  * @default 0.95
                  */
                 confidence?: number;
-                /** @description `margin` only, and required there: percentage points between the leader's share and every other (0 to 99), or for the 1–5 scale the half-width of the mean in stars (more than 0, at most 2). */
+                /** @description `margin` only, and required there: percentage points between the leader's share and every other (0 to 99), or for the 1–5 scale the half-width of the mean in stars (more than 0, at most 1). */
                 points?: number;
                 /** @description No stop before this many answers. Default max(10, ⌈n/10⌉); at most n. */
                 floor?: number;

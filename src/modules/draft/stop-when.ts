@@ -18,8 +18,11 @@ export const STOP_CONFIDENCE = { min: 0.8, max: 0.999, default: 0.95 } as const;
 export const LEADER_TYPES: readonly QuestionType[] = ['single_choice', 'ab_image', 'yes_mostly_no', 'reaction', 'pairwise', 'ranking'];
 export const SHARE_MARGIN_TYPES: readonly QuestionType[] = ['single_choice', 'ab_image', 'yes_mostly_no', 'reaction', 'multi_choice'];
 export const MEAN_MARGIN_TYPES: readonly QuestionType[] = ['scale_1_5'];
-/** The most a 1–5 mean's half-width can be asked to be, in stars. */
-export const MAX_MEAN_POINTS = 2;
+/**
+ * The most a 1–5 mean's half-width can be asked to be, in stars. ± 2 stars is the whole scale (met
+ * before any answer), so the loosest question worth asking is ± 1: "somewhere in 2 to 4, or better".
+ */
+export const MAX_MEAN_POINTS = 1;
 
 export const StopRuleSchema = Closed(
   {
@@ -32,7 +35,7 @@ export const StopRuleSchema = Closed(
       Type.Number({ minimum: STOP_CONFIDENCE.min, maximum: STOP_CONFIDENCE.max, default: STOP_CONFIDENCE.default, description: '1 − α: the chance the claim made on stopping is right, however often it was checked.' }),
     ),
     points: Type.Optional(
-      Type.Number({ minimum: 0, maximum: 99, description: '`margin` only, and required there: percentage points between the leader\'s share and every other (0 to 99), or for the 1–5 scale the half-width of the mean in stars (more than 0, at most 2).' }),
+      Type.Number({ minimum: 0, maximum: 99, description: '`margin` only, and required there: percentage points between the leader\'s share and every other (0 to 99), or for the 1–5 scale the half-width of the mean in stars (more than 0, at most 1).' }),
     ),
     floor: Type.Optional(
       Type.Integer({ minimum: 1, maximum: 5000, description: 'No stop before this many answers. Default max(10, ⌈n/10⌉); at most n.' }),

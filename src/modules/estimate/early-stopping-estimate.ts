@@ -22,6 +22,7 @@ import { readRule } from '../settlement/settlement-rule.ts';
 export const EarlyStoppingEstimateSchema = Closed({
   rule: StringEnum(STOP_RULES),
   confidence: Type.Number(),
+  points: Nullable(Type.Number({ description: 'margin: percentage points (shares) or stars (1–5 mean); null for leader.' })),
   floor: Type.Integer({ minimum: 1 }),
   scenarios: Type.Array(
     Closed({
@@ -97,6 +98,7 @@ export function earlyStoppingEstimate(draft: QuestionDraft, creditsPerAnswer: nu
   return {
     rule: rule.rule,
     confidence: rule.confidence,
+    points: rule.rule === 'margin' ? rule.points : null,
     floor: rule.floor,
     scenarios,
     widthRatio,

@@ -133,6 +133,7 @@ export function createResultBuilder(deps: ResultBuilderOptions) {
       clicks: view.clicks,
       live: status === 'in_progress',
       suppressed,
+      ...(settlement?.stopped && !settlement.withdrawn ? { settledWithConfidence: settlement.confidence } : {}),
     });
     const result: Result = {
       questionId: row.id,

@@ -33,6 +33,11 @@ export interface SummaryInput {
   /** The question still takes answers. */
   live: boolean;
   suppressed: boolean;
+  /**
+   * The question stopped early by its stopping rule at this confidence (docs/early-stopping.md): the
+   * note then says so instead of naming one-time intervals, which the result no longer shows.
+   */
+  settledWithConfidence?: number;
 }
 
 const pct = (share: number) => `${Math.round(share * 100)}%`;
@@ -86,7 +91,11 @@ export function summarize(input: SummaryInput): Summary {
   const prefix = type === 'scale_1_5' && input.mean !== null ? `Average ${input.mean.toFixed(1)} out of 5. ` : '';
   let note: string;
   if (winner) {
-    note = `${prefix}${lead}${sofar}, ${Math.round(margin * 100)} points ahead of ${second?.option ?? 'the rest'}; the lead is ${confidence === 'high' ? 'clear (99% intervals apart)' : 'likely real (95% intervals apart)'}.`;
+    const why =
+      input.settledWithConfidence !== undefined
+        ? `settled by its stopping rule at ${pct(input.settledWithConfidence)}, valid however often it was checked`
+        : confidence === 'high' ? '99% intervals apart' : '95% intervals apart';
+    note = `${prefix}${lead}${sofar}, ${Math.round(margin * 100)} points ahead of ${second?.option ?? 'the rest'}; the lead is ${confidence === 'high' ? 'clear' : 'likely real'} (${why}).`;
   } else if (!agrees) {
     const best = distribution.find((d) => d.rank === 1);
     note = `${prefix}${lead}${sofar}, but ${best?.option ?? 'another option'} has the best average rank; no clear winner.`;

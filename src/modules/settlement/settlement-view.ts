@@ -118,6 +118,6 @@ export function anytimeIntervals<T extends { count: number; low?: number; high?:
     const n = item.appearances ?? total;
     if (n === 0) return { ...item, low: 0, high: 1 };
     const interval = shareConfidenceInterval(Math.min(item.count, n), n, delta);
-    return { ...item, low: Number(interval.lower.toFixed(4)), high: Number(interval.upper.toFixed(4)) };
+    return { ...item, low: interval.lower, high: interval.upper };
   });
 }
