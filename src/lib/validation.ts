@@ -147,7 +147,7 @@ export function toValidationItems(errors: readonly ErrorObject[], prefix = ''): 
     if (!item || item.code !== 'invalid_format' || !item.message.startsWith(`${field} must be a`)) continue;
     const inside = [...byField.keys()].some((other) => other.startsWith(`${field}.`) || other.startsWith(`${field}[`));
     if (inside) byField.delete(field);
-    else if (types.length > 1) byField.set(field, { ...item, message: `${field} must be ${[...new Set(types)].map(articled).join(' or ')}.` });
+    else if (types.length > 1) byField.set(field, { ...item, message: `${field} must be ${[...new Set(types)].map((t) => (t === 'null' ? 'null' : articled(t))).join(' or ')}.` });
   }
   return [...byField.values()];
 }
