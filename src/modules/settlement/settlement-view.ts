@@ -88,7 +88,7 @@ function noteOf(rule: StopRule, asked: boolean, input: SettlementInput, stored: 
   }
   if (stored) {
     return asked
-      ? `The rule was met at ${stored.answers} answers, when the question was already at its last answer: nothing to refund.`
+      ? `The rule was met at ${stored.answers} answers without stopping the question (at its last answer, or only once answers were removed in review): nothing was refunded early.`
       : `Asked for all ${input.n} answers (no stopWhen). Under ${words} at ${at} it would have settled at ${stored.answers} answers: ${claimOf(rule, stored)}.`;
   }
   const open = input.status === 'live' || input.status === 'scheduled' || input.status === 'draft';
