@@ -5,8 +5,8 @@ import { newAttestationRef, newId } from '../../lib/ids.ts';
 import { notFound, validationError } from '../../lib/errors.ts';
 import { answerLabels, readAnswer, storedAnswer, type AnswerInput } from '../draft/answer-format.ts';
 import type { QuestionType } from '../draft/question-types.ts';
-import { referenceRuleOf, stopRuleOf, type StopRule } from '../draft/stop-when.ts';
-import { countsOf, metSettlement, readRule } from '../settlement/settlement-rule.ts';
+import type { StopRule } from '../draft/stop-when.ts';
+import { countsOf, metSettlement, readRule, ruleInForce } from '../settlement/settlement-rule.ts';
 import type { StoredSettlement } from '../settlement/settlement.schemas.ts';
 import { storedDraft, type StoredDraft } from '../draft/stored-draft.ts';
 import { answerSentiment } from '../text/sentiment.ts';
@@ -99,10 +99,8 @@ interface Moving {
  */
 function watchOf(row: QuestionRow, draft: StoredDraft): Moving['watch'] {
   if (row.settlement !== null) return null;
-  const type = row.type as QuestionType;
-  const own = stopRuleOf(type, row.n, draft.stopWhen);
-  const rule = own ?? referenceRuleOf(type, row.n);
-  return rule ? { rule, asked: own !== null, labels: answerLabels(draft) } : null;
+  const found = ruleInForce(row.type as QuestionType, row.n, draft.stopWhen, null);
+  return found ? { ...found, labels: answerLabels(draft) } : null;
 }
 
 export interface BatchPlan {

@@ -86,9 +86,9 @@ export function earlyStoppingEstimate(draft: QuestionDraft, creditsPerAnswer: nu
   const type = normalized.type as QuestionType;
   const rule = stopRuleOf(type, normalized.n, normalized.stopWhen);
   if (!rule) return null;
-  const labels = type === 'scale_1_5' ? ['1', '2', '3', '4', '5'] : answerLabels(normalized);
-  const k = Math.max(2, labels.length);
+  const labels = answerLabels(normalized); // a 1–5 scale's are its values, '1' … '5'
   if (labels.length < 2) return null;
+  const k = labels.length;
   const scenarios = (rule.method === 'betting_dkelly' ? scaleScenarios() : choiceScenarios(k)).map((scenario) => {
     const at = stopsAt(rule, type, labels, scenario, normalized.n);
     return { label: scenario.label, stopsAt: at, creditsSaved: at === null ? 0 : (normalized.n - at) * creditsPerAnswer };

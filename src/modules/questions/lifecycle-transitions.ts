@@ -13,6 +13,7 @@ import { questionView } from './question-view.ts';
 import { addDays } from '../../lib/dates.ts';
 import type { StoredSettlement } from '../settlement/settlement.schemas.ts';
 import { settlementView } from '../settlement/settlement-view.ts';
+import { countsOf } from '../settlement/settlement-rule.ts';
 import { answerLabels } from '../draft/answer-format.ts';
 import { storedDraft } from '../draft/stored-draft.ts';
 import type { QuestionType } from '../draft/question-types.ts';
@@ -66,11 +67,10 @@ function settledRefundTitle(q: Pick<Row, 'n' | 'answered' | 'credits_per_answer'
 /** Result.settlement of a question its rule just stopped, for the question.completed event. */
 function eventSettlement(q: Row, settled: StoredSettlement, refunded: number) {
   const draft = storedDraft(q.draft);
-  const type = q.type as QuestionType;
-  const labels = type === 'free_text' || type === 'click_test' ? [] : answerLabels(draft);
+  const labels = answerLabels(draft);
   return settlementView({
-    type, status: q.status, n: q.n, draft, stored: { ...settled, refundedCredits: refunded },
-    labels, counts: labels.map((label) => q.tally[label] ?? 0), counted: q.answered - q.removed_answers,
+    type: q.type as QuestionType, status: q.status, n: q.n, draft, stored: { ...settled, refundedCredits: refunded },
+    labels, counts: countsOf(labels, q.tally), counted: q.answered - q.removed_answers,
   });
 }
 

@@ -1,8 +1,7 @@
 import { answerLabels, readAnswer, type AnswerInput } from '../draft/answer-format.ts';
 import type { QuestionType } from '../draft/question-types.ts';
 import type { StoredDraft } from '../draft/stored-draft.ts';
-import { referenceRuleOf, stopRuleOf } from '../draft/stop-when.ts';
-import { firstMet, metSettlement, ruleOfSettlement } from './settlement-rule.ts';
+import { firstMet, metSettlement, ruleInForce } from './settlement-rule.ts';
 import type { StoredSettlement } from './settlement.schemas.ts';
 
 /**
@@ -31,9 +30,9 @@ export function reviewSettlement(input: {
   const { type, draft, stored } = input;
   if (stored === null && input.status === 'live') return undefined;
   if (stored?.withdrawn) return undefined;
-  const own = stopRuleOf(type, input.n, draft.stopWhen);
-  const rule = stored ? ruleOfSettlement(stored) : (own ?? referenceRuleOf(type, input.n));
-  if (!rule) return undefined;
+  const found = ruleInForce(type, input.n, draft.stopWhen, stored);
+  if (!found) return undefined;
+  const { rule, asked } = found;
   const labels = answerLabels(draft);
   const sequence = input.answers.map((answer) => {
     const read = readAnswer(draft, answer);
@@ -43,9 +42,9 @@ export function reviewSettlement(input: {
   if (met) {
     const { reading } = met;
     if (stored && stored.answers === met.answers && stored.evidence === reading.evidence) return undefined;
-    const moved = metSettlement({ rule, asked: own !== null, reading, answers: met.answers, at: input.at, nRequested: input.n, stopped: false });
+    const moved = metSettlement({ rule, asked, reading, answers: met.answers, at: input.at, nRequested: input.n, stopped: false });
     // A settlement that moves keeps what happened at the time: the stop, its refund, when and at which n.
-    return stored ? { ...moved, asked: stored.asked, at: stored.at, nRequested: stored.nRequested, stopped: stored.stopped, refundedCredits: stored.refundedCredits } : moved;
+    return stored ? { ...moved, at: stored.at, nRequested: stored.nRequested, stopped: stored.stopped, refundedCredits: stored.refundedCredits } : moved;
   }
   if (!stored) return undefined;
   if (!stored.stopped) return null;

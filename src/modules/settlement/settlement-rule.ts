@@ -1,6 +1,6 @@
 import { leaderRule, meanIntervalFromCounts, shareMarginRule } from '../../lib/early-stopping/index.ts';
 import type { QuestionType } from '../draft/question-types.ts';
-import type { StopRule } from '../draft/stop-when.ts';
+import { referenceRuleOf, stopRuleOf, type StopRule, type StopWhen } from '../draft/stop-when.ts';
 import type { StoredSettlement } from './settlement.schemas.ts';
 
 /**
@@ -130,7 +130,19 @@ export function metSettlement(input: {
 }
 
 /** The rule a stored settlement was read under. */
-export function ruleOfSettlement(stored: StoredSettlement): StopRule {
+function ruleOfSettlement(stored: StoredSettlement): StopRule {
   const { rule, method, confidence, alpha, points, floor } = stored;
   return { rule, method, confidence, alpha, points, floor };
+}
+
+/**
+ * The rule a question is read under, and whether it was asked for: the one its settlement was met
+ * under; else its own stopWhen; else the reference rule its result reports "would have settled at".
+ * Null for types no rule judges.
+ */
+export function ruleInForce(type: QuestionType, n: number, stopWhen: StopWhen | undefined, stored: StoredSettlement | null): { rule: StopRule; asked: boolean } | null {
+  if (stored) return { rule: ruleOfSettlement(stored), asked: stored.asked };
+  const own = stopRuleOf(type, n, stopWhen);
+  const rule = own ?? referenceRuleOf(type, n);
+  return rule ? { rule, asked: own !== null } : null;
 }

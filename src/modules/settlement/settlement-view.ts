@@ -1,8 +1,8 @@
 import { anytimeWidthRatio, shareConfidenceInterval } from '../../lib/early-stopping/index.ts';
 import type { QuestionType } from '../draft/question-types.ts';
 import type { StoredDraft } from '../draft/stored-draft.ts';
-import { referenceRuleOf, stopRuleOf, type StopRule } from '../draft/stop-when.ts';
-import { readRule, ruleOfSettlement } from './settlement-rule.ts';
+import type { StopRule } from '../draft/stop-when.ts';
+import { readRule, ruleInForce } from './settlement-rule.ts';
 import type { Settlement, StoredSettlement } from './settlement.schemas.ts';
 
 /**
@@ -33,12 +33,11 @@ const number = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits:
 
 export function settlementView(input: SettlementInput): Settlement | null {
   const { type, stored } = input;
-  const own = stopRuleOf(type, input.n, input.draft.stopWhen);
-  const rule: StopRule | null = stored ? ruleOfSettlement(stored) : (own ?? referenceRuleOf(type, input.n));
-  if (!rule) return null;
-  const asked = stored ? stored.asked : own !== null;
-  const now = stored ? null : readRule(rule, type, input.labels, input.counts, input.counted);
-  const reading = stored ?? now!;
+  const found = ruleInForce(type, input.n, input.draft.stopWhen, stored);
+  if (!found) return null;
+  const { rule, asked } = found;
+  // Met: as it was then. Not met: the rule read on the counts now.
+  const reading = stored ?? readRule(rule, type, input.labels, input.counts, input.counted);
   const stopped = stored?.stopped ?? false;
   return {
     rule: rule.rule,
