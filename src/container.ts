@@ -144,7 +144,8 @@ export function createContainer(config: Config, database: Database, clock: Clock
   });
   const { counters } = metrics;
   const accountsRepo = createAccountsRepository(db);
-  const accounts = createAccountsService({ repo: accountsRepo, clock });
+  const notifier = options.notifier ?? createLocalNotifier({ foreignChanges: database.onForeignChange ?? undefined });
+  const accounts = createAccountsService({ repo: accountsRepo, clock, keyChanges: notifier });
   const pool = createPoolService({ repo: createPoolRepository(db), clock });
   const audiencesRepo = createAudiencesRepository(db);
   const audiences = createAudiencesService({ repo: audiencesRepo, clock });
@@ -156,7 +157,6 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const drafts = createDraftsService({ repo: draftsRepo, clock });
   const projectsRepo = createProjectsRepository(db);
   const projects = createProjectsService({ repo: projectsRepo, clock });
-  const notifier = options.notifier ?? createLocalNotifier();
   const timers = new Timers(options.queue ?? null);
   // The credits' events (credits.low, connection.cap_warning, credits.expiring) carry the balance
   // as GET /v1/billing/balance shows it, whose freeQuestionToday the questions module knows.

@@ -10,7 +10,7 @@ import { createJobRunner } from './jobs/job-runner.ts';
 import { createWebhookDispatcher } from './modules/events/webhook-dispatcher.ts';
 import { jobDefinitions } from './jobs/jobs.ts';
 import { createSimulator } from './modules/panel/simulator.ts';
-import { createLocalNotifier, createPostgresNotifier } from './lib/notifier.ts';
+import { notifierFor } from './lib/notifier.ts';
 import { answerSentiment } from './modules/text/sentiment.ts';
 import { loggerOptions, wantsPrettyLogs } from './lib/logger.ts';
 import { startMetricsServer } from './http/metrics.ts';
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const database = await openDatabase(config, { fromTemplate: true, adminSocket: true });
   const applied = await migrateToLatest(database.db);
-  const notifier = database.kind === 'server' ? createPostgresNotifier(database.connection, database.pool, console) : createLocalNotifier();
+  const notifier = notifierFor(database, console);
   await notifier.start();
   // The job queue is made first: the container's timers send through it; it starts below, with
   // the jobs the container's services declare.

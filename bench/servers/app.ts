@@ -10,7 +10,7 @@ import { seedSimulatedPanel } from '../../src/modules/panel/panel-seed.ts';
 import { createJobRunner, type JobRunner } from '../../src/jobs/job-runner.ts';
 import { createWebhookDispatcher, type WebhookDispatcher } from '../../src/modules/events/webhook-dispatcher.ts';
 import { jobDefinitions } from '../../src/jobs/jobs.ts';
-import { createLocalNotifier, createPostgresNotifier, type Notifier } from '../../src/lib/notifier.ts';
+import { notifierFor, type Notifier } from '../../src/lib/notifier.ts';
 import { serveChild } from '../lib/serve-child.ts';
 import { countQueries, countQueriesByApplication } from '../lib/query-counter.ts';
 import { SITEVERIFY_SECRET, type AppServerOptions } from '../lib/protocol.ts';
@@ -85,7 +85,7 @@ await serveChild(async () => {
     t = performance.now();
     await migrateToLatest(database.db);
     const migrateMs = ms(t);
-    notifier = database.kind === 'server' ? createPostgresNotifier(database.connection, database.pool, console) : createLocalNotifier();
+    notifier = notifierFor(database, console);
     await notifier.start();
     jobs = createJobRunner(database.connection);
     // The one departure from production's config: webhook endpoints on this machine over plain

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
 import type { Config } from '../config.ts';
 import type { DB } from './schema.ts';
-import { lockHolder, runningInstanceConnection, startEmbedded, type EmbeddedDatabase } from './embedded.ts';
+import { ADMIN_APPLICATION, lockHolder, runningInstanceConnection, startEmbedded, type EmbeddedDatabase } from './embedded.ts';
 import { prepareRepeatedStatements } from './prepared-statements.ts';
 import { sendBeginWithFirstStatement } from './pipelined-begin.ts';
 
@@ -37,6 +37,12 @@ export interface Database {
   connection: pg.PoolConfig;
   /** This start made the embedded database from the install's template (embedded-template.ts). */
   fromTemplate: boolean;
+  /**
+   * The embedded database this process owns: called after each statement another program (the
+   * admin CLI, psql) runs through its socket, whose changes this process cannot otherwise know.
+   * Null elsewhere (on a PostgreSQL server such changes are heard through NOTIFY).
+   */
+  onForeignChange: EmbeddedDatabase['onForeignChange'] | null;
   close(): Promise<void>;
 }
 
@@ -70,7 +76,8 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     }
   }
   // Pipeline mode: a client may send a query before the one before it is answered (pipelined-begin.ts).
-  const pool = new pg.Pool({ ...poolConfig, application_name: 'headcount', pipeline: true });
+  // The admin CLI names itself apart on a running instance's socket, which then treats what it does as another program's change (embedded.ts).
+  const pool = new pg.Pool({ ...poolConfig, application_name: kind === 'embedded-client' ? ADMIN_APPLICATION : 'headcount', pipeline: true });
   // A client that loses its connection (idle, or checked out between two statements: a
   // PostgreSQL restart, a terminated backend) must not crash the process: its query fails, the
   // request gets a 500 or a retry, and the pool replaces the client.
@@ -88,6 +95,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     kind,
     connection: poolConfig,
     fromTemplate: embedded?.fromTemplate ?? false,
+    onForeignChange: embedded ? embedded.onForeignChange : null,
     async close() {
       if (closed) return;
       closed = true;

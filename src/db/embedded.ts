@@ -95,9 +95,20 @@ export function acquireLock(dataDir: string): () => void {
   throw new Error(`Could not lock DATA_DIR ${dataDir}`);
 }
 
+/**
+ * The application_name of the admin CLI's connections to a running instance. Every other
+ * connection whose name starts with "headcount" is this process's own (its pool, the job queue);
+ * the rest (the admin CLI, psql, any other program) are another program's, whose changes the
+ * process cannot know of: each of their statements is announced as "everything may have changed".
+ */
+export const ADMIN_APPLICATION = 'headcount-admin';
+const isOwnApplication = (name: string) => name.startsWith('headcount') && name !== ADMIN_APPLICATION;
+
 export interface EmbeddedDatabase {
   /** Connection settings for `pg` (host is the socket directory). */
   connection: { host: string; port: number; user: string; database: string };
+  /** Called after each statement another program (the admin CLI, psql) ran through the socket. */
+  onForeignChange(listener: () => void): () => void;
   /** True when this start made the database as a copy of the install's template. */
   fromTemplate: boolean;
   stop(): Promise<void>;
@@ -122,13 +133,18 @@ export async function startEmbedded(dataDir: string, options: StartOptions = {})
     const copied = fromTemplate && startFromTemplate(paths.pgdata);
     const db = await PGlite.create(paths.pgdata);
     const server = new PGLiteSocketServer({ db, path: paths.socketFile, maxConnections });
-    keepExtendedQueriesTogether(server);
+    const foreign = new Set<() => void>();
+    keepExtendedQueriesTogether(server, { isOwn: isOwnApplication, foreignMessage: () => foreign.forEach((listener) => listener()) });
     await server.start();
     const admin: AdminSocket | null = adminSocket ? await serveAdminSocket(db, dataDir) : null;
     let stopped = false;
     return {
       connection: { host: paths.socketDir, port: SOCKET_PORT, user: 'postgres', database: 'postgres' },
       fromTemplate: copied,
+      onForeignChange(listener) {
+        foreign.add(listener);
+        return () => void foreign.delete(listener);
+      },
       async stop() {
         if (stopped) return;
         stopped = true;

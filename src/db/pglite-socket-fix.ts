@@ -36,11 +36,33 @@ interface Db {
   execProtocolRawStream(message: Uint8Array, options: { onRawData(data: Uint8Array): void }): Promise<unknown>;
 }
 
-export function keepExtendedQueriesTogether(server: PGLiteSocketServer): void {
+/** The protocol 3.0 startup message: length, then this code, then name/value C strings. */
+const PROTOCOL_3 = 196608;
+
+/** A startup message's application_name, '' when it names none; null when the message is not a startup. */
+export function startupApplicationName(message: Uint8Array): string | null {
+  if (message.length < 8) return null;
+  const view = new DataView(message.buffer, message.byteOffset, message.byteLength);
+  if (view.getInt32(4) !== PROTOCOL_3) return null;
+  const parts = Buffer.from(message.buffer, message.byteOffset + 8, message.byteLength - 8).toString('utf8').split('\0');
+  for (let i = 0; i + 1 < parts.length; i += 2) if (parts[i] === 'application_name') return parts[i + 1]!;
+  return '';
+}
+
+export interface SocketWatch {
+  /** Whether a connection that started with this application_name is one of this process's own. */
+  isOwn(applicationName: string): boolean;
+  /** Called after every message of another program's connection has run (and when one goes away). */
+  foreignMessage(): void;
+}
+
+export function keepExtendedQueriesTogether(server: PGLiteSocketServer, watch?: SocketWatch): void {
   const queue = (server as unknown as { queryQueue: Queue }).queryQueue;
   const db = server.db as unknown as Db;
   if (!queue || typeof queue.processQueue !== 'function') throw new Error('pglite-socket changed: review src/db/pglite-socket-fix.ts');
   let midQuery: number | null = null;
+  /** Connections of other programs (the admin CLI, psql), by handler id. */
+  const foreign = new Set<number>();
 
   queue.processQueue = async function processQueue(this: Queue) {
     if (this.processing || this.queue.length === 0) return;
@@ -58,13 +80,20 @@ export function keepExtendedQueriesTogether(server: PGLiteSocketServer): void {
         }
         if (!item) break;
         const type = item.message[0];
+        const name = watch ? startupApplicationName(item.message) : null;
+        if (name !== null && !watch!.isOwn(name)) foreign.add(item.handlerId);
         let bytes = 0;
         try {
           await db.runExclusive(() => db.execProtocolRawStream(item!.message, { onRawData: (data) => { bytes += data.length; item!.onData(data); } }));
         } catch (error) {
           item.reject(error);
+          if (foreign.has(item.handlerId)) watch!.foreignMessage();
           continue;
         }
+        // What another program changed is announced before this thread reads any more I/O (only
+        // promise callbacks ran since the statement), so no request that comes after it, the
+        // program's own user acting on its answer included, is served from a cache of the old state.
+        if (foreign.has(item.handlerId)) watch!.foreignMessage();
         if (type === SYNC) midQuery = null;
         else if (EXTENDED.has(type)) midQuery = item.handlerId;
         this.lastHandlerId = item.handlerId;
@@ -78,6 +107,7 @@ export function keepExtendedQueriesTogether(server: PGLiteSocketServer): void {
   const clear = queue.clearQueueForHandler.bind(queue);
   queue.clearQueueForHandler = (handlerId: number) => {
     clear(handlerId);
+    if (foreign.delete(handlerId)) watch!.foreignMessage();
     // A connection that went away mid-query must not hold the others back.
     if (midQuery === handlerId) midQuery = null;
     void queue.processQueue();

@@ -3,20 +3,37 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
 /**
- * Cross-process wake-ups (ARCHITECTURE §1): "question X changed". On a PostgreSQL server they go
- * through LISTEN/NOTIFY, so a waiter on one API process wakes when another process records the
- * answer. The embedded database cannot carry NOTIFY through its socket, and only one process owns
- * it anyway, so there an in-process emitter is enough. Waiters also re-check slowly as a safety
- * net (changes made by the admin CLI through the socket, a dropped LISTEN connection).
+ * Cross-process wake-ups (ARCHITECTURE §1): "question X changed", "API key Y changed". On a
+ * PostgreSQL server they go through LISTEN/NOTIFY, so a waiter on one API process wakes when
+ * another process records the answer. The embedded database cannot carry NOTIFY through its
+ * socket, and only one process owns it anyway, so there an in-process emitter is enough; what
+ * other programs change through its socket (the admin CLI) is announced as "everything changed"
+ * (db/embedded.ts). Waiters also re-check slowly as a safety net.
+ *
+ * Key changes come from the database itself (migration 0022's trigger on api_keys), so every
+ * writer is heard, the admin CLI and psql included; the process that revokes also announces it
+ * here at once, before it answers, since its own NOTIFY comes back only later.
  */
 export interface Notifier {
   publish(questionId: string): void;
   subscribe(listener: (questionId: string) => void): () => void;
+  /** An API key's row changed (revoked, deleted): lookups cached for it must go. */
+  publishKey(keyId: string): void;
+  /** Key changes, with EVERY_KEY when changes may have been missed. */
+  subscribeKeys(listener: (keyId: string) => void): () => void;
+  /**
+   * True while every change made anywhere reaches this process's listeners: only then may a
+   * cache skip the database (the API key cache, docs/performance.md). False on a PostgreSQL
+   * server while the LISTEN connection is down, and for a notifier that hears this process only.
+   */
+  hearsEveryChange(): boolean;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
 
 const CHANNEL = 'hc_questions';
+/** Payload: the key's id; written by the api_keys trigger (migration 0022), never by the app. */
+const KEYS_CHANNEL = 'hc_keys';
 
 /**
  * Published instead of a question id when changes may have been missed: after the LISTEN
@@ -24,16 +41,36 @@ const CHANNEL = 'hc_questions';
  * every listener should treat every question as changed (re-check cached results, wake waiters).
  */
 export const EVERY_QUESTION = '*';
+/** Published instead of a key id when key changes may have been missed: drop every cached key. */
+export const EVERY_KEY = '*';
 
-export function createLocalNotifier(): Notifier {
+/**
+ * One process's notifier. With `foreignChanges` (the process that owns the embedded database:
+ * db/embedded.ts tells it of every statement another program runs through the socket, each
+ * announced as EVERY_QUESTION and EVERY_KEY) it hears every change; without, it hears this
+ * process only (a process on a PostgreSQL server without LISTEN: tests), and caches that rely
+ * on hearsEveryChange() always ask the database.
+ */
+export function createLocalNotifier(options: { foreignChanges?: (listener: () => void) => unknown } = {}): Notifier & { everythingChanged(): void } {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
+  const on = (event: string, listener: (id: string) => void) => {
+    emitter.on(event, listener);
+    return () => void emitter.off(event, listener);
+  };
+  function everythingChanged(): void {
+    emitter.emit('changed', EVERY_QUESTION);
+    emitter.emit('key', EVERY_KEY);
+  }
+  const hearsEverything = options.foreignChanges !== undefined;
+  options.foreignChanges?.(everythingChanged);
   return {
     publish: (id) => void emitter.emit('changed', id),
-    subscribe(listener) {
-      emitter.on('changed', listener);
-      return () => emitter.off('changed', listener);
-    },
+    subscribe: (listener) => on('changed', listener),
+    publishKey: (id) => void emitter.emit('key', id),
+    subscribeKeys: (listener) => on('key', listener),
+    hearsEveryChange: () => hearsEverything,
+    everythingChanged,
     async start() {},
     async stop() {},
   };
@@ -74,7 +111,12 @@ export function createPostgresNotifier(connection: pg.ClientConfig, pool: pg.Poo
   async function connect(): Promise<void> {
     const next = new pg.Client(connection);
     next.on('notification', (message) => {
-      if (message.channel !== CHANNEL || !message.payload) return;
+      if (!message.payload) return;
+      if (message.channel === KEYS_CHANNEL) {
+        local.publishKey(message.payload);
+        return;
+      }
+      if (message.channel !== CHANNEL) return;
       const [id, from] = message.payload.split('|');
       if (id && from !== token) local.publish(id);
     });
@@ -85,9 +127,16 @@ export function createPostgresNotifier(connection: pg.ClientConfig, pool: pg.Poo
       client = null;
       reconnect(1000);
     });
+    // An end without an error (the server closed it cleanly) is a loss all the same.
+    next.on('end', () => {
+      if (client !== next || stopped) return;
+      log.error({}, 'LISTEN connection ended; reconnecting');
+      client = null;
+      reconnect(1000);
+    });
     try {
       await next.connect();
-      await next.query(`LISTEN ${CHANNEL}`);
+      await next.query(`LISTEN ${CHANNEL}; LISTEN ${KEYS_CHANNEL}`);
     } catch (error) {
       await next.end().catch(() => {});
       throw error;
@@ -96,9 +145,10 @@ export function createPostgresNotifier(connection: pg.ClientConfig, pool: pg.Poo
       await next.end().catch(() => {});
       return;
     }
+    // Back after a loss: whatever other processes announced meanwhile was not heard. Caches are
+    // emptied before hearsEveryChange() turns true again, so nothing kept from before the gap is served.
+    if (listenedBefore) local.everythingChanged();
     client = next;
-    // Back after a loss: whatever other processes announced meanwhile was not heard.
-    if (listenedBefore) local.publish(EVERY_QUESTION);
     listenedBefore = true;
   }
 
@@ -126,11 +176,29 @@ export function createPostgresNotifier(connection: pg.ClientConfig, pool: pg.Poo
       outgoing.add(id);
     },
     subscribe: local.subscribe,
+    publishKey: local.publishKey,
+    subscribeKeys: local.subscribeKeys,
+    hearsEveryChange: () => client !== null,
     start: connect,
     async stop() {
       stopped = true;
       if (retry) clearTimeout(retry);
-      await client?.end().catch(() => {});
+      const last = client;
+      client = null;
+      await last?.end().catch(() => {});
     },
   };
+}
+
+/**
+ * The notifier of a serving process (main.ts, the bench's app): LISTEN/NOTIFY on a PostgreSQL
+ * server; on the embedded database it owns, a local one that hears the socket's other programs.
+ */
+export function notifierFor(
+  database: { kind: string; connection: pg.ClientConfig; pool: pg.Pool; onForeignChange: ((listener: () => void) => unknown) | null },
+  log: { error(obj: unknown, msg: string): void },
+): Notifier {
+  return database.kind === 'server'
+    ? createPostgresNotifier(database.connection, database.pool, log)
+    : createLocalNotifier({ foreignChanges: database.onForeignChange ?? undefined });
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { openDatabase, type Database } from '../../src/db/database.ts';
-import { createPostgresNotifier, EVERY_QUESTION, type Notifier } from '../../src/lib/notifier.ts';
+import { createPostgresNotifier, EVERY_KEY, EVERY_QUESTION, type Notifier } from '../../src/lib/notifier.ts';
 
 /**
  * "Question changed" across processes on a PostgreSQL server (src/lib/notifier.ts): a publish
@@ -88,17 +88,25 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the PostgreSQL notifier', () =>
 
   it('after its LISTEN connection is lost and comes back, every question counts as changed (NOTIFYs of the gap were not heard)', async () => {
     const listeners = async () =>
-      new Set((await databases[0].pool.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN hc_questions'")).rows.map((r) => r.pid));
+      new Set((await databases[0].pool.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN hc_questions%'")).rows.map((r) => r.pid));
     const before = await listeners();
     const a = await process_();
     const ours = [...(await listeners())].filter((pid) => !before.has(pid));
     expect(ours).toHaveLength(1);
     const heard: string[] = [];
+    const keysHeard: string[] = [];
     a.subscribe((id) => heard.push(id));
+    a.subscribeKeys((id) => keysHeard.push(id));
+    expect(a.hearsEveryChange()).toBe(true);
     await databases[0].pool.query('SELECT pg_terminate_backend($1)', [ours[0]]);
     const deadline = Date.now() + 8_000;
+    // Deaf from the loss until LISTEN is back: caches that rely on it ask the database meanwhile.
+    while (a.hearsEveryChange() && Date.now() < deadline) await sleep(5);
+    expect(a.hearsEveryChange()).toBe(false);
     while (!heard.includes(EVERY_QUESTION) && Date.now() < deadline) await sleep(50);
     expect(heard).toContain(EVERY_QUESTION);
+    expect(keysHeard).toContain(EVERY_KEY);
+    expect(a.hearsEveryChange()).toBe(true);
     // And it listens again.
     const b = await process_();
     b.publish('q_after');

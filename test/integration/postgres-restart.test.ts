@@ -459,7 +459,7 @@ describe.skipIf(UNAVAILABLE !== null && !CI)('PostgreSQL restarted under load (R
 
   /** The LISTEN backends of the service's notifier (this process's notifier never LISTENs). */
   async function listeners(): Promise<number> {
-    const result = await database!.pool.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN hc_questions'`);
+    const result = await database!.pool.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN hc_questions%'`);
     return result.rows[0].n;
   }
 

@@ -7,9 +7,21 @@ import { CURRENCIES, type Currency } from '../../lib/currencies.ts';
 import type { AccountRow, AccountsRepository, ApiKeyRow } from './accounts.repository.ts';
 import { isScope, type Actor, type Scope } from '../../lib/actor.ts';
 import type { AccountView, KeyView } from './accounts.schemas.ts';
+import { createKeyCache, type KeyChanges } from './key-cache.ts';
+import type { Notifier } from '../../lib/notifier.ts';
 
-/** last_used_at is a hint for people, not an audit log: writing it at most once a minute keeps auth to one read. */
+/**
+ * last_used_at is a hint for people, not an audit log: written at most once a minute, and a key
+ * looked up is kept in the key cache that long, so it may lag by up to two minutes.
+ */
 const TOUCH_INTERVAL_MS = 60_000;
+
+/** A live key as authentication keeps it: its account, what it may do. */
+interface KnownKey {
+  id: string;
+  accountId: string;
+  actor: Actor;
+}
 
 const accountView = (row: AccountRow): AccountView => ({
   id: row.id,
@@ -53,8 +65,27 @@ export interface CreateKeyInput {
   formNonce?: string | null;
 }
 
-export function createAccountsService(deps: { repo: AccountsRepository; clock: Clock }) {
-  const { repo, clock } = deps;
+export function createAccountsService(deps: { repo: AccountsRepository; clock: Clock; keyChanges: KeyChanges & Pick<Notifier, 'publishKey'> }) {
+  const { repo, clock, keyChanges } = deps;
+  const keys = createKeyCache<KnownKey>(keyChanges, { ttlMs: TOUCH_INTERVAL_MS });
+
+  /** The key behind a secret hash, from the database: unknown and revoked keys are refused. */
+  async function lookUpKey(hash: Buffer, now: Date): Promise<KnownKey> {
+    const row = await repo.findKeyByHash(hash);
+    if (!row) throw new AppError('unauthorized', 'The API key is not known.');
+    if (row.revoked_at) throw new AppError('unauthorized', 'The API key has been revoked.');
+    if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() > TOUCH_INTERVAL_MS) {
+      await repo.touchKey(row.id, now);
+    }
+    // Shared by every request the key makes while cached: frozen, so nothing can change it for the next one.
+    const actor: Actor = Object.freeze({
+      accountId: row.account_id,
+      keyId: row.id,
+      scopes: Object.freeze(row.scopes.filter(isScope)) as Scope[],
+      dailyCapCredits: row.daily_cap_credits,
+    });
+    return { id: row.id, accountId: row.account_id, actor };
+  }
 
   return {
     async createAccount(input: CreateAccountInput): Promise<AccountView> {
@@ -110,6 +141,8 @@ export function createAccountsService(deps: { repo: AccountsRepository; clock: C
     async revokeKey(keyId: string, accountId?: string): Promise<KeyView> {
       const row = await repo.revokeKey(keyId, clock.now(), accountId);
       if (!row) throw notFound('No such key.');
+      // This process's cache forgets it before the answer goes out (the database's NOTIFY tells the others).
+      keyChanges.publishKey(row.id);
       return keyView(row);
     },
 
@@ -120,27 +153,25 @@ export function createAccountsService(deps: { repo: AccountsRepository; clock: C
 
     /**
      * API key → actor. A key with a bad shape or checksum is refused before any
-     * database lookup (R6.1); revoked keys fail on the very next request.
+     * database lookup (R6.1); revoked keys fail on the very next request (the key cache drops a
+     * key as its revocation is heard: key-cache.ts).
      */
     async authenticate(token: string, options: { account?: string | null } = {}): Promise<Actor> {
       if (!isWellFormedApiKey(token)) throw new AppError('unauthorized', 'The API key is malformed.');
-      const row = await repo.findKeyByHash(hashApiKey(token));
-      if (!row) throw new AppError('unauthorized', 'The API key is not known.');
-      if (row.revoked_at) throw new AppError('unauthorized', 'The API key has been revoked.');
+      const hash = hashApiKey(token);
+      const cacheKey = hash.toString('latin1');
+      const now = clock.now();
+      let key = keys.get(cacheKey, now.getTime());
+      if (!key) {
+        const generation = keys.generation();
+        key = await lookUpKey(hash, now);
+        keys.put(cacheKey, key, now.getTime(), generation);
+      }
       // A key acts for its own account only; naming another (Headcount-Account) is refused, not ignored.
-      if (options.account && options.account !== row.account_id) {
+      if (options.account && options.account !== key.accountId) {
         throw new AppError('insufficient_scope', 'This key belongs to another account: a key always acts for its own account.', { account: options.account });
       }
-      const now = clock.now();
-      if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() > TOUCH_INTERVAL_MS) {
-        await repo.touchKey(row.id, now);
-      }
-      return {
-        accountId: row.account_id,
-        keyId: row.id,
-        scopes: row.scopes.filter(isScope) as Scope[],
-        dailyCapCredits: row.daily_cap_credits,
-      };
+      return key.actor;
     },
   };
 }
