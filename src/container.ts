@@ -201,7 +201,10 @@ export function createContainer(config: Config, database: Database, clock: Clock
   const insights = createInsights(config, db, clock, translator);
   const answerTranslations = createAnswerTranslations({ db, repo: answersRepo, clock, translator, changed: effects.changed });
   const heatmapUrl = heatmapUrls(config.publicBaseUrl);
-  const results = createResultService({ repo: createResultsRepository(db), questions: questionsRepo, notifier, insights, heatmapUrl: (id, filter, aspect) => heatmapUrl.owner(id, filter, aspect) });
+  const results = createResultService({
+    repo: createResultsRepository(db), questions: questionsRepo, notifier, insights, heatmapUrl: (id, filter, aspect) => heatmapUrl.owner(id, filter, aspect),
+    freshness: { writes: database.writes, hearsEveryChange: () => notifier.hearsEveryChange() },
+  });
   const resultAnswers = createAnswersService({ results });
   const waits = createWaitService({ questions: questionsRepo, notifier, lifecycle, results, recheckMs: config.waitRecheckSeconds * 1000 });
   const links = createLinkService({ repo: createLinksRepository(db), clock, recorder: answers, humanCheck: createTurnstile(config.turnstile), lifecycle });

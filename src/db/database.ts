@@ -5,6 +5,7 @@ import type { DB } from './schema.ts';
 import { ADMIN_APPLICATION, lockHolder, runningInstanceConnection, startEmbedded, type EmbeddedDatabase } from './embedded.ts';
 import { prepareRepeatedStatements } from './prepared-statements.ts';
 import { sendBeginWithFirstStatement } from './pipelined-begin.ts';
+import { countWrites } from './write-count.ts';
 
 // PostgreSQL returns BIGINT (int8) as text because it can exceed 2^53; our counts and sums stay
 // far below that, and the spec promises safe integers, so parse them as numbers.
@@ -43,6 +44,8 @@ export interface Database {
    * Null elsewhere (on a PostgreSQL server such changes are heard through NOTIFY).
    */
   onForeignChange: EmbeddedDatabase['onForeignChange'] | null;
+  /** Statements of this process's pool that may have changed data, finished so far (write-count.ts). */
+  writes(): number;
   close(): Promise<void>;
 }
 
@@ -87,6 +90,8 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
   // Each wraps the client's query: BEGIN's first (the inner one), so the prepared statements see it too.
   sendBeginWithFirstStatement(pool);
   if (kind !== 'embedded-client') prepareRepeatedStatements(pool, { sharedSession: kind === 'embedded' });
+  // Last, so it sees each statement as sent: what caches of this process's own reads must know.
+  const writes = countWrites(pool);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   let closed = false;
   return {
@@ -96,6 +101,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     connection: poolConfig,
     fromTemplate: embedded?.fromTemplate ?? false,
     onForeignChange: embedded ? embedded.onForeignChange : null,
+    writes,
     async close() {
       if (closed) return;
       closed = true;

@@ -90,6 +90,20 @@ export function createPostgresNotifier(connection: pg.ClientConfig, pool: pg.Poo
   let stopped = false;
   let retry: NodeJS.Timeout | null = null;
   let listenedBefore = false;
+  /**
+   * The backend process ids of this process's pool, whose triggers' NOTIFYs are its own echo.
+   * Connections opened before the notifier (the migrations') are not known: their echo counts as
+   * another's, which costs a cache check, never a stale read, and the pool replaces idle ones.
+   */
+  const ownBackends = new Set<number>();
+  pool.on('connect', (pooled) => {
+    const pid = (pooled as unknown as { processID?: number }).processID;
+    if (pid) ownBackends.add(pid);
+  });
+  pool.on('remove', (pooled) => {
+    const pid = (pooled as unknown as { processID?: number }).processID;
+    if (pid) ownBackends.delete(pid);
+  });
 
   // Reconnecting until it works (test/integration/postgres-restart.test.ts): a PostgreSQL restart
   // keeps the server away for longer than one retry, and a single failed attempt used to leave
@@ -118,7 +132,12 @@ export function createPostgresNotifier(connection: pg.ClientConfig, pool: pg.Poo
       }
       if (message.channel !== CHANNEL) return;
       const [id, from] = message.payload.split('|');
-      if (id && from !== token) local.publish(id);
+      if (!id || from === token) return;
+      // The database's own announcement (no token: migration 0022's triggers) of a change made by
+      // one of this process's connections: this process knows it already (its caches count its
+      // own writes, db/write-count.ts, and its services announced it locally).
+      if (from === undefined && ownBackends.has(message.processId)) return;
+      local.publish(id);
     });
     next.on('error', (error) => {
       // Only the connection in use reconnects (a half-made one fails its connect() instead).

@@ -278,6 +278,40 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two processes on one PostgreSQL
     // Well before the 5-second safety re-check: the NOTIFY woke it.
     expect(wokeAfter).toBeLessThan(2_500);
   });
+
+  it("a result B keeps is read again once A's change is announced by the database itself, even a change no service announced", async () => {
+    const question = await ask(t, key, choiceDraft());
+    await answerAll(t, question.id, heads.slice(0, 3));
+    await sleep(300); // the test process's own announcements of those reach B first
+    const read = () => b.container.results.forAccount(key.accountId, question.id);
+    const first = await read();
+    const before = b.container.results.cacheStats().settledHits;
+    expect(await read()).toBe(first); // kept: LISTEN is up, nothing changed
+    expect(b.container.results.cacheStats().settledHits).toBe(before + 1);
+    // A (another process) writes behind every service's back: only migration 0022's trigger tells B.
+    await a.database.db.updateTable('questions').set({ n: first.nRequested + 5 }).where('id', '=', question.id).execute();
+    const deadline = Date.now() + 2_000;
+    let seen = first.nRequested;
+    while (seen === first.nRequested && Date.now() < deadline) {
+      seen = (await read()).nRequested;
+      await sleep(5);
+    }
+    expect(seen).toBe(first.nRequested + 5);
+  });
+
+  it("B does not hear its own writes back from the database (it knows them already)", async () => {
+    const question = await ask(t, key, choiceDraft());
+    await sleep(300); // the ask's announcement (another process's) reaches B first
+    const heard: string[] = [];
+    const stop = b.notifier.subscribe((id) => heard.push(id));
+    await b.database.db.updateTable('questions').set({ n: 11 }).where('id', '=', question.id).execute();
+    await a.database.db.updateTable('questions').set({ n: 12 }).where('id', '=', question.id).execute();
+    const deadline = Date.now() + 2_000;
+    while (!heard.includes(question.id) && Date.now() < deadline) await sleep(10);
+    await sleep(300); // time for B's own echo to arrive, and be dropped
+    stop();
+    expect(heard.filter((id) => id === question.id)).toEqual([question.id]); // A's change only
+  });
 });
 
 describe('stopping (issue 8, point 10; the started process is test/integration/graceful-stop.test.ts)', () => {

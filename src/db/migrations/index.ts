@@ -18,7 +18,7 @@ import * as m0018 from './0018-uploads.ts';
 import * as m0019 from './0019-audiences.ts';
 import * as m0020 from './0020-variant-group-index.ts';
 import * as m0021 from './0021-settlement.ts';
-import * as m0022 from './0022-api-key-changes.ts';
+import * as m0022 from './0022-change-notifications.ts';
 
 /** Every migration, in the order it is applied. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -41,5 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0019-audiences': m0019,
   '0020-variant-group-index': m0020,
   '0021-settlement': m0021,
-  '0022-api-key-changes': m0022,
+  '0022-change-notifications': m0022,
 };

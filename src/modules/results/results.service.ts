@@ -48,7 +48,16 @@ export interface QuestionRowReader {
 export interface ResultServiceOptions extends ResultLoaderOptions, ResultBuilderOptions {
   /** The latest summary of written answers (Result.insights); one primary-key read. */
   insights?: { latest(questionId: string): Promise<Insights | null> };
+  /**
+   * What lets forAccount answer again without the database: this process's finished writes
+   * (db/write-count.ts) and whether its notifier hears every other writer's changes. Without it,
+   * every call reads.
+   */
+  freshness?: { writes(): number; hearsEveryChange(): boolean };
 }
+
+/** Results forAccount answered from the database and may answer again while nothing moved. */
+const SETTLED_ENTRIES = 1000;
 
 /**
  * What forAccount read beside the question row, in the same statement (results.repository.ts
@@ -73,6 +82,23 @@ export function createResultService(deps: { repo: ResultsRepository; questions: 
    * fingerprint differs from the kept one and reads it again.
    */
   const summaries = new WeightedLru<string, { stamp: string; insights: Insights | null }>(Number.POSITIVE_INFINITY, deps.cacheEntries ?? 1000);
+
+  /**
+   * forAccount's answers, kept while nothing may have changed them (docs/performance.md "Caches
+   * that skip the database"): a Result is kept with the stamp it was read under (this process's
+   * finished writes plus the question changes it heard from elsewhere, both only ever growing),
+   * and given again only while the stamp is the same and the notifier hears every change. Any
+   * write of this process, and any change announced from another (the database's own NOTIFY,
+   * migration 0022; on the embedded database everything another program does through the socket),
+   * moves the stamp: coarse, so a busy question's readers read as before, but a result read again
+   * and again while nothing happens costs no statement. A read that saw the stamp move while it
+   * ran is not kept.
+   */
+  const settled = new Map<string, { stamp: number; result: Result }>();
+  let heard = 0;
+  deps.notifier?.subscribe(() => void (heard += 1));
+  const stampNow = () => (deps.freshness ? deps.freshness.writes() + heard : -1);
+  const settledStats = { hits: 0 };
 
   async function latestFlags(questionId: string, refs: readonly string[]): Promise<ReadonlyMap<string, AnswerFlag>> {
     return refs.length === 0 ? NO_FLAGS : repo.latestFlags(questionId, refs);
@@ -141,10 +167,26 @@ export function createResultService(deps: { repo: ResultsRepository; questions: 
      * inputs give the same Result object (result-builder.ts), so its bytes are made once.
      */
     async forAccount(accountId: string, id: string, query: ResultQuery = {}): Promise<Result> {
+      const trusted = deps.freshness?.hearsEveryChange() ?? false;
+      const key = `${accountId}\u0000${id}\u0000${JSON.stringify(query)}`;
+      const stamp = stampNow();
+      if (trusted) {
+        const kept = settled.get(key);
+        if (kept?.stamp === stamp) {
+          settledStats.hits += 1;
+          return kept.result;
+        }
+        if (kept) settled.delete(key);
+      }
       const expected = expectedRefs(id, query);
       const state = await repo.resultState(accountId, id, expected);
       if (!state) throw notFound('No such question on this account.');
-      return build(state.row, query, { refs: new Set(expected), flags: state.flags, insightsStamp: state.insightsStamp });
+      const result = await build(state.row, query, { refs: new Set(expected), flags: state.flags, insightsStamp: state.insightsStamp });
+      if (trusted && stampNow() === stamp && deps.freshness!.hearsEveryChange()) {
+        if (settled.size >= SETTLED_ENTRIES) settled.delete(settled.keys().next().value!);
+        settled.set(key, { stamp, result });
+      }
+      return result;
     },
 
     /** The cached answers of one of the account's questions (the answers list reads them). */
@@ -162,7 +204,7 @@ export function createResultService(deps: { repo: ResultsRepository; questions: 
     withFlags,
 
     /** Cache counters, for tests and operators. */
-    cacheStats: loader.cacheStats,
+    cacheStats: () => ({ ...loader.cacheStats(), settledHits: settledStats.hits }),
   };
 }
 export type ResultService = ReturnType<typeof createResultService>;
