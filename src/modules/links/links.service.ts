@@ -7,7 +7,7 @@ import { readAnswer, type AnswerInput } from '../draft/answer-format.ts';
 import { storedDraft } from '../draft/stored-draft.ts';
 import { TYPE_RULES, type QuestionType } from '../draft/question-types.ts';
 import type { HumanCheck } from './turnstile.ts';
-import type { LinksRepository } from './links.repository.ts';
+import type { LinksRepository, SubmitQuestion } from './links.repository.ts';
 import type { LifecycleService } from '../questions/lifecycle.service.ts';
 import type { LinkState, LinkView, SubmitBody } from './links.schemas.ts';
 
@@ -92,13 +92,13 @@ export function createLinkService(deps: {
   }
 
   /** The question, and whether this page load's nonce already recorded an answer to it: one read. */
-  async function byCodeAndNonce(code: string, nonce: string): Promise<Row & { replayOf: string | null }> {
+  async function byCodeAndNonce(code: string, nonce: string): Promise<SubmitQuestion & { replayOf: string | null }> {
     const row = await repo.findQuestionByCodeAndNonce(code, nonce);
     if (!row) throw notFound('There is no question at this link.');
     return row;
   }
 
-  const resultOf = (row: Row) => {
+  const resultOf = (row: Pick<Row, 'draft' | 'public_code'>) => {
     const show = storedDraft(row.draft).publicResults === true && row.public_code !== null;
     return { showResult: show, resultCode: show ? row.public_code : null };
   };
@@ -130,7 +130,7 @@ export function createLinkService(deps: {
     async submit(code: string, body: SubmitBody, remoteIp: string) {
       let row = await byCodeAndNonce(code, body.nonce);
       if (await dueNow(row)) row = await byCodeAndNonce(code, body.nonce);
-      const replay = (r: Row) => ({ accepted: true, state: linkState(r, clock.now()), ...resultOf(r) });
+      const replay = (r: SubmitQuestion) => ({ accepted: true, state: linkState(r, clock.now()), ...resultOf(r) });
       if (row.replayOf) return replay(row);
 
       const before = linkState(row, clock.now());
