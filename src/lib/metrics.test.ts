@@ -66,7 +66,7 @@ describe('createMetrics', () => {
       jobQueueTtlMs: 0,
       pools: { app: { totalCount: 4, idleCount: 1, waitingCount: 2, options: { max: 10 } } },
       waitsOpen: () => 7,
-      resultCache: () => ({ hits: 5, loads: 2, refreshes: 1, entries: 2, bytes: 1000 }),
+      resultCache: () => ({ hits: 5, settledHits: 4, loads: 2, refreshes: 1, entries: 2, bytes: 1000 }),
     });
     const text = await metrics.render();
     expect(text).not.toContain('headcount_job_queue_jobs{');
@@ -77,6 +77,7 @@ describe('createMetrics', () => {
     expect(sample(text, 'headcount_db_pool_max_connections{pool="app"}')).toBe(10);
     expect(sample(text, 'headcount_waits_open')).toBe(7);
     expect(sample(text, 'headcount_result_cache_hits_total')).toBe(5);
+    expect(sample(text, 'headcount_result_cache_kept_total')).toBe(4);
     expect(sample(text, 'headcount_result_cache_loads_total')).toBe(2);
     expect(sample(text, 'headcount_result_cache_refreshes_total')).toBe(1);
     fail = false;
