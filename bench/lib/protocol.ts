@@ -77,7 +77,7 @@ export interface AppControls {
   /** One more panel answer to that question, through the recorder (the result's incremental refresh). */
   'results.answer': { args: { id: string }; result: { accepted: boolean; reason: string | null; answered: number } };
   /** The result cache's counters (ResultService.cacheStats). */
-  'results.cache': { args: Record<string, never>; result: { hits: number; settledHits: number; loads: number; refreshes: number; entries: number; bytes: number } };
+  'results.cache': { args: Record<string, never>; result: { hits: number; keptHits: number; loads: number; refreshes: number; entries: number; bytes: number } };
   /** Live questions of a fresh account, answerable through their links; returns the link codes. */
   'links.prepare': { args: { questions: number; n: number }; result: { codes: string[]; questionIds: string[]; ms: number } };
   /** Link answers stored so far to those questions. */

@@ -52,7 +52,7 @@ function cacheDuringRun(app: RunningServer): NonNullable<RequestSetup['measured'
     },
     async end() {
       const after = await cacheStats();
-      return { keptHits: after.settledHits - before!.settledHits, cacheHits: after.hits - before!.hits, cacheLoads: after.loads - before!.loads, cacheRefreshes: after.refreshes - before!.refreshes };
+      return { keptHits: after.keptHits - before!.keptHits, cacheHits: after.hits - before!.hits, cacheLoads: after.loads - before!.loads, cacheRefreshes: after.refreshes - before!.refreshes };
     },
   };
 }

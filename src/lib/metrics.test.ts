@@ -66,7 +66,7 @@ describe('createMetrics', () => {
       jobQueueTtlMs: 0,
       pools: { app: { totalCount: 4, idleCount: 1, waitingCount: 2, options: { max: 10 } } },
       waitsOpen: () => 7,
-      resultCache: () => ({ hits: 5, settledHits: 4, loads: 2, refreshes: 1, entries: 2, bytes: 1000 }),
+      resultCache: () => ({ hits: 5, keptHits: 4, loads: 2, refreshes: 1, entries: 2, bytes: 1000 }),
     });
     const text = await metrics.render();
     expect(text).not.toContain('headcount_job_queue_jobs{');

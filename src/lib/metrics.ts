@@ -31,7 +31,7 @@ export interface JobQueueCount {
 export interface ResultCacheStats {
   hits: number;
   /** Result reads answered again without the database (results.service.ts forAccount's kept results). */
-  settledHits: number;
+  keptHits: number;
   loads: number;
   refreshes: number;
   entries: number;
@@ -184,7 +184,7 @@ export function createMetrics(sources: MetricSources = {}): Metrics {
     const cacheCounter = (name: string, help: string, read: (s: ResultCacheStats) => number) =>
       new Counter({ name, help, registers, collect() { this.reset(); this.inc(read(resultCache())); } });
     cacheCounter('headcount_result_cache_hits_total', 'Result reads served from the cache as they were.', (s) => s.hits);
-    cacheCounter('headcount_result_cache_kept_total', 'Result reads answered again as last read, without the database (nothing changed since).', (s) => s.settledHits);
+    cacheCounter('headcount_result_cache_kept_total', 'Result reads answered again as last read, without the database (nothing changed since).', (s) => s.keptHits);
     cacheCounter('headcount_result_cache_loads_total', 'Result reads that loaded a question\'s answers from the database (not cached yet).', (s) => s.loads);
     cacheCounter('headcount_result_cache_refreshes_total', 'Result reads that brought a cached entry up to date with new answers.', (s) => s.refreshes);
     new Gauge({ name: 'headcount_result_cache_entries', help: 'Questions whose results are cached now.', registers, collect() { this.set(resultCache().entries); } });

@@ -10,9 +10,10 @@ import pg from 'pg';
  * other programs change through its socket (the admin CLI) is announced as "everything changed"
  * (db/embedded.ts). Waiters also re-check slowly as a safety net.
  *
- * Key changes come from the database itself (migration 0022's trigger on api_keys), so every
- * writer is heard, the admin CLI and psql included; the process that revokes also announces it
- * here at once, before it answers, since its own NOTIFY comes back only later.
+ * On a server the database also announces changes itself (migration 0022's triggers: a question,
+ * an answer, a flag, a summary, an API key), so every writer is heard, the admin CLI and psql
+ * included. The process that made a change announces it here at once, before it answers, since
+ * its own NOTIFY comes back only later (and is dropped as an echo).
  */
 export interface Notifier {
   publish(questionId: string): void;
@@ -23,8 +24,9 @@ export interface Notifier {
   subscribeKeys(listener: (keyId: string) => void): () => void;
   /**
    * True while every change made anywhere reaches this process's listeners: only then may a
-   * cache skip the database (the API key cache, docs/performance.md). False on a PostgreSQL
-   * server while the LISTEN connection is down, and for a notifier that hears this process only.
+   * cache skip the database (the API key cache, kept results: docs/performance.md "Caches that
+   * skip the database"). False on a PostgreSQL server while the LISTEN connection is down, and
+   * for a notifier that hears this process only.
    */
   hearsEveryChange(): boolean;
   start(): Promise<void>;

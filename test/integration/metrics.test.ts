@@ -217,7 +217,7 @@ describe('with METRICS_TOKEN', () => {
     expect(after.value('headcount_result_cache_hits_total')).toBe(stats.hits);
     expect(after.value('headcount_result_cache_loads_total')).toBe(stats.loads);
     expect(after.value('headcount_result_cache_refreshes_total')).toBe(stats.refreshes);
-    expect(after.value('headcount_result_cache_kept_total')).toBe(stats.settledHits);
+    expect(after.value('headcount_result_cache_kept_total')).toBe(stats.keptHits);
     const reads = ['hits', 'kept', 'loads', 'refreshes'].reduce((sum, name) => sum + moved(`headcount_result_cache_${name}_total`), 0);
     expect(reads).toBeGreaterThanOrEqual(3);
     // The 2nd and 3rd reads from memory: answered again (nothing changed) where every change is heard, else after one statement.

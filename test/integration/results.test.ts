@@ -204,7 +204,7 @@ describe('single choice with panel and link answers', () => {
   });
 
   /** Reads answered from memory: from forAccount's kept results, or the loader's entry. */
-  const served = (stats: { hits: number; settledHits: number }) => stats.hits + stats.settledHits;
+  const served = (stats: { hits: number; keptHits: number }) => stats.hits + stats.keptHits;
 
   it('a new answer shows at once, reading only that answer (the cache is keyed by the question version)', async () => {
     await result(q.id);
@@ -237,7 +237,7 @@ describe('single choice with panel and link answers', () => {
     for (let i = 0; i < 3; i++) expect(await result(q.id)).toEqual(first);
     // Answered before the question's statement (results.service.ts forAccount), the key from the
     // key cache, where the notifier hears every change (on a server without LISTEN: never).
-    expect(t.container.results.cacheStats().settledHits).toBe(before.settledHits + (t.container.notifier.hearsEveryChange() ? 3 : 0));
+    expect(t.container.results.cacheStats().keptHits).toBe(before.keptHits + (t.container.notifier.hearsEveryChange() ? 3 : 0));
     // A write no service announced (nothing is published): the next read goes to the database and sees it.
     await t.db.updateTable('questions').set({ n: first.nRequested + 1 }).where('id', '=', q.id).execute();
     expect((await result(q.id)).nRequested).toBe(first.nRequested + 1);

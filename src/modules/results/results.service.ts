@@ -62,7 +62,7 @@ export interface ResultServiceOptions extends ResultLoaderOptions, ResultBuilder
  * them stay within what the answers' own LRU may hold (64 MB); past that, the oldest goes and is
  * read again with one statement when asked for.
  */
-const SETTLED_ENTRIES = 128;
+const KEPT_RESULTS = 128;
 
 /**
  * What forAccount read beside the question row, in the same statement (results.repository.ts
@@ -99,11 +99,11 @@ export function createResultService(deps: { repo: ResultsRepository; questions: 
    * and again while nothing happens costs no statement. A read that saw the stamp move while it
    * ran is not kept.
    */
-  const settled = new Map<string, { stamp: number; result: Result }>();
+  const kept = new Map<string, { stamp: number; result: Result }>();
   let heard = 0;
   deps.notifier?.subscribe(() => void (heard += 1));
   const stampNow = () => (deps.freshness ? deps.freshness.writes() + heard : -1);
-  const settledStats = { hits: 0 };
+  const keptStats = { hits: 0 };
 
   async function latestFlags(questionId: string, refs: readonly string[]): Promise<ReadonlyMap<string, AnswerFlag>> {
     return refs.length === 0 ? NO_FLAGS : repo.latestFlags(questionId, refs);
@@ -176,20 +176,20 @@ export function createResultService(deps: { repo: ResultsRepository; questions: 
       const key = `${accountId}\u0000${id}\u0000${JSON.stringify(query)}`;
       const stamp = stampNow();
       if (trusted) {
-        const kept = settled.get(key);
-        if (kept?.stamp === stamp) {
-          settledStats.hits += 1;
-          return kept.result;
+        const last = kept.get(key);
+        if (last?.stamp === stamp) {
+          keptStats.hits += 1;
+          return last.result;
         }
-        if (kept) settled.delete(key);
+        if (last) kept.delete(key);
       }
       const expected = expectedRefs(id, query);
       const state = await repo.resultState(accountId, id, expected);
       if (!state) throw notFound('No such question on this account.');
       const result = await build(state.row, query, { refs: new Set(expected), flags: state.flags, insightsStamp: state.insightsStamp });
       if (trusted && stampNow() === stamp && deps.freshness!.hearsEveryChange()) {
-        if (settled.size >= SETTLED_ENTRIES) settled.delete(settled.keys().next().value!);
-        settled.set(key, { stamp, result });
+        if (kept.size >= KEPT_RESULTS) kept.delete(kept.keys().next().value!);
+        kept.set(key, { stamp, result });
       }
       return result;
     },
@@ -212,7 +212,7 @@ export function createResultService(deps: { repo: ResultsRepository; questions: 
     withFlags,
 
     /** Cache counters, for tests and operators. */
-    cacheStats: () => ({ ...loader.cacheStats(), settledHits: settledStats.hits }),
+    cacheStats: () => ({ ...loader.cacheStats(), keptHits: keptStats.hits }),
   };
 }
 export type ResultService = ReturnType<typeof createResultService>;
