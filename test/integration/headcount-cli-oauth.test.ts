@@ -66,7 +66,7 @@ describe('headcount login: the OAuth device grant', () => {
     const running = startCli(['login'], home.env());
     const { url, code } = await shown(running);
     expect(url).toBe(`${t.baseUrl}/oauth/device?user_code=${code}`);
-    expect(running.stderr).toContain('Waiting for you to approve');
+    await running.waitFor(/Waiting for you to approve/, 'stderr'); // written just after the code: wait for it, do not read once
     account = await approve(url, code, 'allow');
     const done = await running.done;
     expect(done.code, done.stderr).toBe(0);

@@ -28,6 +28,14 @@ afterAll(async () => {
   await t?.close();
 });
 
+/**
+ * "At once" for a wait that must not park: alone these take 20-160 ms, but CI runs this file beside
+ * another worker and a browser on two cores, where one took 2 s (and a 1-second wait 4.3 s). The
+ * bound only has to tell "did not park" from "parked": the shortest park here is 10 s (`seconds`)
+ * and the safety re-check every 5 s would end a missed one, so anything under 4 s is "at once".
+ */
+const AT_ONCE = 4_000;
+
 async function wait(query: string, id: string, as: TestKey = key): Promise<{ status: number; body: Json; ms: number }> {
   const started = performance.now();
   const response = await t.inject({ method: 'GET', url: `/v2/questions/${id}/wait${query}`, headers: as.auth });
@@ -52,7 +60,7 @@ describe('timing out', () => {
     expect(body.done).toBe(false);
     expect(body.result).toMatchObject({ questionId: question.id, status: 'in_progress', nRequested: 10, nAccepted: 1 });
     expect(ms).toBeGreaterThanOrEqual(950);
-    expect(ms).toBeLessThan(2_500);
+    expect(ms).toBeLessThan(10_000); // not the default 25 s (and see AT_ONCE for why so wide)
     expect((await getQuestion(t, key, question.id)).status).toBe('live');
   });
 
@@ -71,7 +79,7 @@ describe('timing out', () => {
     const response = await t.inject({ method: 'GET', url: `/v2/questions/${question.id}/wait${query}`, headers: key.auth });
     expect(response.statusCode, response.body).toBe(400);
     expect(errorOf(response).code).toBe('validation_failed');
-    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(performance.now() - started).toBeLessThan(AT_ONCE);
   });
 
   it('needs questions:read (403 without it)', async () => {
@@ -87,7 +95,7 @@ describe('waking up', () => {
     await t.inject({ method: 'POST', url: `/v2/questions/${question.id}/cancel`, headers: key.auth });
     const { body, ms } = await wait('?seconds=10', question.id);
     expect(body).toMatchObject({ done: true, result: { status: 'cancelled' } });
-    expect(ms).toBeLessThan(1_000);
+    expect(ms).toBeLessThan(AT_ONCE);
   });
 
   it('returns done true as soon as the n-th answer is recorded, long before seconds', async () => {
@@ -125,7 +133,7 @@ describe('waking up', () => {
     const { body, ms } = await wait('?seconds=10&minAnswers=2', question.id);
     expect(body.done).toBe(true);
     expect(body.result).toMatchObject({ status: 'complete', nAccepted: 2 });
-    expect(ms).toBeLessThan(1_500);
+    expect(ms).toBeLessThan(AT_ONCE);
     expect(await getQuestion(t, key, question.id)).toMatchObject({ status: 'complete', answered: 2, creditsSpent: 24, closedAt: t.clock.now().toISOString() });
     expect((await ledgerRowsOf(t, key, question.id)).map((r) => [r.kind, r.amount])).toEqual([['ask', -120], ['refund', 96]]);
     const after = await money(t, key);
