@@ -1,5 +1,4 @@
 import { EventEmitter } from 'node:events';
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
 /**
@@ -10,12 +9,14 @@ import pg from 'pg';
  * other programs change through its socket (the admin CLI) is announced as "everything changed"
  * (db/embedded.ts). Waiters also re-check slowly as a safety net.
  *
- * On a server the database also announces changes itself (migration 0022's triggers: a question,
- * an answer, a flag, a summary, an API key), so every writer is heard, the admin CLI and psql
- * included. The process that made a change announces it here at once, before it answers, since
- * its own NOTIFY comes back only later (and is dropped as an echo).
+ * On a server the database announces changes itself (migration 0022's triggers: a question, an
+ * answer, a flag, a summary, an API key, at commit), so every writer is heard, the admin CLI and
+ * psql included. `publish` is the writing process's own announcement, to its own listeners, at
+ * once, before it answers: the database's NOTIFY of its change comes back only later (and is
+ * dropped as an echo).
  */
 export interface Notifier {
+  /** This process committed a change to the question: its own listeners hear it at once. */
   publish(questionId: string): void;
   subscribe(listener: (questionId: string) => void): () => void;
   /** An API key's row changed (revoked, deleted): lookups cached for it must go. */
@@ -79,15 +80,15 @@ export function createLocalNotifier(options: { foreignChanges?: (listener: () =>
 }
 
 /**
- * On a PostgreSQL server a change is delivered to this process's own listeners at once, and to
- * the other processes through NOTIFY. The payload carries this process's token, and the echo of
- * its own NOTIFY is dropped: delivering it again would make every cached result that was just
- * refreshed for the change check the database once more for nothing (and the local wake-up would
- * wait for the round trip). A payload without a token (an older process) counts as another's.
+ * On a PostgreSQL server a change is delivered to this process's own listeners at once (its
+ * services announce what they committed, before they answer), and to the other processes by the
+ * database itself: migration 0022's triggers NOTIFY at commit, inside the writing transaction, so
+ * the app sends no NOTIFY of its own (that was one more statement per ask and per answer batch).
+ * The echo of this process's own writes is dropped: delivering it again would make every cached
+ * result that was just refreshed for the change check the database once more for nothing.
  */
 export function createPostgresNotifier(connection: pg.ClientConfig, pool: pg.Pool, log: { error(obj: unknown, msg: string): void }): Notifier {
   const local = createLocalNotifier();
-  const token = randomBytes(9).toString('base64url');
   let client: pg.Client | null = null;
   let stopped = false;
   let retry: NodeJS.Timeout | null = null;
@@ -133,13 +134,12 @@ export function createPostgresNotifier(connection: pg.ClientConfig, pool: pg.Poo
         return;
       }
       if (message.channel !== CHANNEL) return;
-      const [id, from] = message.payload.split('|');
-      if (!id || from === token) return;
-      // The database's own announcement (no token: migration 0022's triggers) of a change made by
-      // one of this process's connections: this process knows it already (its caches count its
-      // own writes, db/write-count.ts, and its services announced it locally).
-      if (from === undefined && ownBackends.has(message.processId)) return;
-      local.publish(id);
+      // A change made by one of this process's connections: this process knows it already (its
+      // caches count its own writes, db/write-count.ts, and its services announced it locally).
+      if (ownBackends.has(message.processId)) return;
+      // (Processes before migration 0022 sent `id|token` themselves; the id is what counts.)
+      const [id] = message.payload.split('|');
+      if (id) local.publish(id);
     });
     next.on('error', (error) => {
       // Only the connection in use reconnects (a half-made one fails its connect() instead).
@@ -173,29 +173,8 @@ export function createPostgresNotifier(connection: pg.ClientConfig, pool: pg.Poo
     listenedBefore = true;
   }
 
-  /**
-   * Changes announced in one turn of the event loop go out in one statement (a batch of answers
-   * touches many questions at once): one round trip instead of one per question.
-   */
-  let outgoing: Set<string> | null = null;
-  function sendOutgoing(): void {
-    const ids = [...(outgoing ?? [])];
-    outgoing = null;
-    const payloads = ids.map((id) => `${id}|${token}`);
-    pool.query('SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload', [CHANNEL, payloads]).catch((error: unknown) => {
-      log.error({ err: error }, 'NOTIFY failed: only this process heard of the change (waiters elsewhere re-check within 5 s)');
-    });
-  }
-
   return {
-    publish(id) {
-      local.publish(id);
-      if (!outgoing) {
-        outgoing = new Set();
-        setImmediate(sendOutgoing);
-      }
-      outgoing.add(id);
-    },
+    publish: local.publish,
     subscribe: local.subscribe,
     publishKey: local.publishKey,
     subscribeKeys: local.subscribeKeys,

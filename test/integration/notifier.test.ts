@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { answer, ask, choiceDraft, grant, seedHeads } from '../helpers/questions.ts';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { createPostgresNotifier, EVERY_KEY, EVERY_QUESTION, type Notifier } from '../../src/lib/notifier.ts';
 
 /**
  * "Question changed" across processes on a PostgreSQL server (src/lib/notifier.ts): a publish
- * reaches this process's listeners at once and exactly once (the echo of its own NOTIFY is
- * dropped), and another process's listeners through NOTIFY.
+ * reaches this process's listeners at once and exactly once; a committed change reaches the other
+ * processes through migration 0022's triggers (the echo of a process's own change is dropped).
  */
 describe.skipIf(!process.env.TEST_DATABASE_URL)('the PostgreSQL notifier', () => {
   const log = { error: () => {} };
@@ -24,6 +25,18 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the PostgreSQL notifier', () =>
     return notifier;
   }
 
+  /** Counts the statements sent through a pool from now on. */
+  function counted(database: Database): () => number {
+    let statements = 0;
+    const pool = database.pool as unknown as { query: (...args: unknown[]) => unknown };
+    const query = pool.query.bind(pool);
+    pool.query = (...args: unknown[]) => {
+      statements += 1;
+      return query(...args);
+    };
+    return () => statements;
+  }
+
   beforeAll(async () => {
     t = await createTestApp();
   });
@@ -33,57 +46,106 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the PostgreSQL notifier', () =>
     await t?.close();
   });
 
-  it('delivers a publish once to its own process, synchronously, and once to another process', async () => {
+  /** A question row to change (the triggers fire per row). */
+  async function questionId(): Promise<string> {
+    const key = await t.makeKey();
+    await grant(t, key.accountId, 1_000);
+    return (await ask(t, key, choiceDraft())).id;
+  }
+  const touch = (database: Database, id: string) => database.db.updateTable('questions').set({ updated_at: new Date() }).where('id', '=', id).execute();
+  async function until(condition: () => boolean, ms = 5_000): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (!condition() && Date.now() < deadline) await sleep(20);
+  }
+
+  it("a publish reaches its own process's listeners at once and sends nothing; the committed change reaches another process once, announced by the database", async () => {
+    const id = await questionId();
     const a = await process_();
     const b = await process_();
     const heardByA: string[] = [];
     const heardByB: string[] = [];
-    a.subscribe((id) => heardByA.push(id));
-    b.subscribe((id) => heardByB.push(id));
+    a.subscribe((heard) => heardByA.push(heard));
+    b.subscribe((heard) => heardByB.push(heard));
+    const statements = counted(databases.at(-2)!);
 
-    a.publish('q_one');
-    expect(heardByA).toEqual(['q_one']); // before any round trip
-    const deadline = Date.now() + 5_000;
-    while (heardByB.length === 0 && Date.now() < deadline) await sleep(20);
-    await sleep(300); // time for A's own echo to arrive, and be dropped
-    expect(heardByA).toEqual(['q_one']);
-    expect(heardByB).toEqual(['q_one']);
-
-    b.publish('q_two');
-    while (heardByA.length < 2 && Date.now() < deadline + 5_000) await sleep(20);
+    a.publish(id);
+    expect(heardByA).toEqual([id]); // before any round trip
+    expect(statements()).toBe(0); // the app's own NOTIFY is gone: the trigger announces the commit
     await sleep(300);
-    expect(heardByA).toEqual(['q_one', 'q_two']);
-    expect(heardByB).toEqual(['q_one', 'q_two']);
+    expect(heardByB).toEqual([]); // a publish is no change: nothing committed, nothing announced
+
+    await touch(databases.at(-2)!, id); // A commits a change to the question
+    await until(() => heardByB.length > 0);
+    await sleep(300); // time for A's own echo to arrive, and be dropped
+    expect(heardByB).toEqual([id]);
+    expect(heardByA).toEqual([id]);
+
+    await touch(databases.at(-1)!, id); // and B one
+    await until(() => heardByA.length > 1);
+    await sleep(300);
+    expect(heardByA).toEqual([id, id]);
+    expect(heardByB).toEqual([id]);
   });
 
-  it('publishes of one turn of the event loop reach another process each once, in one statement', async () => {
-    const a = await process_();
+  it('a transaction that changes one question many times announces it once, at commit; a rolled-back one announces nothing', async () => {
+    const [first, second] = [await questionId(), await questionId()];
+    await process_();
     const b = await process_();
-    const heardByB: string[] = [];
-    b.subscribe((id) => heardByB.push(id));
-    const pool = databases.at(-2)!.pool;
-    let statements = 0;
-    const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
-    (pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-      statements += 1;
-      return query(...args);
-    };
-    for (const id of ['q_a', 'q_b', 'q_a', 'q_c']) a.publish(id);
-    const deadline = Date.now() + 5_000;
-    while (heardByB.length < 3 && Date.now() < deadline) await sleep(20);
-    await sleep(200);
-    expect(heardByB.sort()).toEqual(['q_a', 'q_b', 'q_c']);
-    expect(statements).toBe(1);
+    const heard: string[] = [];
+    b.subscribe((id) => heard.push(id));
+    const writer = databases.at(-2)!;
+    await writer.db.transaction().execute(async (tx) => {
+      for (let i = 0; i < 3; i += 1) await tx.updateTable('questions').set({ updated_at: new Date() }).where('id', 'in', [first, second]).execute();
+      await sleep(300);
+      expect(heard).toEqual([]); // not before the commit
+    });
+    await until(() => heard.length >= 2);
+    await sleep(300);
+    expect(heard.sort()).toEqual([first, second].sort());
+
+    heard.length = 0;
+    await writer.db.transaction().execute(async (tx) => {
+      await tx.updateTable('questions').set({ updated_at: new Date() }).where('id', '=', first).execute();
+      throw new Error('rolled back');
+    }).catch(() => {});
+    await sleep(500);
+    expect(heard).toEqual([]);
   });
 
-  it('a payload without a process token (an older process) counts as another process’s', async () => {
+  it("each table of a question's parts announces its question, whoever writes it: an answer changed or removed, a flag, a summary; a new answer through its question's row", async () => {
+    const key = await t.makeKey();
+    await grant(t, key.accountId, 1_000);
+    const id = (await ask(t, key, choiceDraft())).id;
+    const [head] = await seedHeads(t, 1);
+    const a = await process_();
+    const heard: string[] = [];
+    a.subscribe((changed) => heard.push(changed));
+    const writer = t.database.pool; // another process's connection (psql would do the same)
+    const announced = async (what: string, write: () => Promise<unknown>) => {
+      heard.length = 0;
+      await write();
+      await until(() => heard.length > 0);
+      expect(heard, what).toEqual([id]);
+    };
+    await announced('a new answer', () => answer(t, id, head!));
+    const answerId = (await writer.query<{ id: string; attestation_ref: string }>('SELECT id, attestation_ref FROM answers WHERE question_id = $1', [id])).rows[0]!;
+    await announced('an answer pinned', () => writer.query('UPDATE answers SET pinned = true WHERE id = $1', [answerId.id]));
+    await announced('a flag', () =>
+      writer.query("INSERT INTO answer_flags (id, account_id, question_id, answer_id, attestation_ref, reason, refund_credits, created_at) VALUES ('fl_test', $1, $2, $3, $4, 'low_effort', 0, now())", [key.accountId, id, answerId.id, answerId.attestation_ref]),
+    );
+    await announced('a flag deleted', () => writer.query("DELETE FROM answer_flags WHERE id = 'fl_test'"));
+    await announced('a summary', () => writer.query("INSERT INTO insights (question_id, kind, payload, generated_at) VALUES ($1, 'interim', '{}', now()) ON CONFLICT (question_id) DO UPDATE SET generated_at = now()", [id]));
+    await announced('an answer removed', () => writer.query('DELETE FROM answers WHERE id = $1', [answerId.id]));
+  });
+
+  it('a NOTIFY from another program (psql; a process before migration 0022, which sent "id|token") is heard as that question', async () => {
     const a = await process_();
     const heard: string[] = [];
     a.subscribe((id) => heard.push(id));
-    await databases[0].pool.query("SELECT pg_notify('hc_questions', 'q_legacy')");
-    const deadline = Date.now() + 5_000;
-    while (heard.length === 0 && Date.now() < deadline) await sleep(20);
-    expect(heard).toEqual(['q_legacy']);
+    await databases[0].pool.query("SELECT pg_notify('hc_questions', 'q_by_hand')");
+    await databases[0].pool.query("SELECT pg_notify('hc_questions', 'q_older|Zm9vYmFyYmF6')");
+    await until(() => heard.length >= 2);
+    expect(heard).toEqual(['q_by_hand', 'q_older']);
   });
 
   it('after its LISTEN connection is lost and comes back, every question counts as changed (NOTIFYs of the gap were not heard)', async () => {
@@ -108,9 +170,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the PostgreSQL notifier', () =>
     expect(keysHeard).toContain(EVERY_KEY);
     expect(a.hearsEveryChange()).toBe(true);
     // And it listens again.
-    const b = await process_();
-    b.publish('q_after');
-    while (!heard.includes('q_after') && Date.now() < deadline + 5_000) await sleep(20);
-    expect(heard).toContain('q_after');
+    await process_();
+    const id = await questionId();
+    heard.length = 0;
+    await touch(databases.at(-1)!, id);
+    while (!heard.includes(id) && Date.now() < deadline + 5_000) await sleep(20);
+    expect(heard).toContain(id);
   }, 20_000);
 });

@@ -26,23 +26,25 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     END $$`.execute(db);
   await sql`CREATE TRIGGER api_key_changed AFTER UPDATE OR DELETE ON api_keys FOR EACH ROW EXECUTE FUNCTION hc_api_key_changed()`.execute(db);
 
-  // Identical notifications of one transaction are sent once (a batch's many answers of one question: one).
+  // Identical notifications of one transaction are sent once (a batch's many answers of one
+  // question: one). A question row carries its id; an answer, a flag or a summary its question's.
+  // (plpgsql compiles a trigger function once per table, so each reads only its own column.)
   await sql`
     CREATE FUNCTION hc_question_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE changed record;
     BEGIN
-      IF TG_OP = 'DELETE' THEN PERFORM pg_notify('hc_questions', OLD.id); ELSE PERFORM pg_notify('hc_questions', NEW.id); END IF;
-      RETURN NULL;
-    END $$`.execute(db);
-  await sql`
-    CREATE FUNCTION hc_question_part_changed() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      IF TG_OP = 'DELETE' THEN PERFORM pg_notify('hc_questions', OLD.question_id); ELSE PERFORM pg_notify('hc_questions', NEW.question_id); END IF;
+      IF TG_OP = 'DELETE' THEN changed := OLD; ELSE changed := NEW; END IF;
+      IF TG_TABLE_NAME = 'questions' THEN
+        PERFORM pg_notify('hc_questions', changed.id);
+      ELSE
+        PERFORM pg_notify('hc_questions', changed.question_id);
+      END IF;
       RETURN NULL;
     END $$`.execute(db);
   await sql`CREATE TRIGGER question_changed AFTER INSERT OR UPDATE OR DELETE ON questions FOR EACH ROW EXECUTE FUNCTION hc_question_changed()`.execute(db);
-  await sql`CREATE TRIGGER answer_changed AFTER UPDATE OR DELETE ON answers FOR EACH ROW EXECUTE FUNCTION hc_question_part_changed()`.execute(db);
-  await sql`CREATE TRIGGER flag_changed AFTER INSERT OR UPDATE OR DELETE ON answer_flags FOR EACH ROW EXECUTE FUNCTION hc_question_part_changed()`.execute(db);
-  await sql`CREATE TRIGGER summary_changed AFTER INSERT OR UPDATE OR DELETE ON insights FOR EACH ROW EXECUTE FUNCTION hc_question_part_changed()`.execute(db);
+  await sql`CREATE TRIGGER answer_changed AFTER UPDATE OR DELETE ON answers FOR EACH ROW EXECUTE FUNCTION hc_question_changed()`.execute(db);
+  await sql`CREATE TRIGGER flag_changed AFTER INSERT OR UPDATE OR DELETE ON answer_flags FOR EACH ROW EXECUTE FUNCTION hc_question_changed()`.execute(db);
+  await sql`CREATE TRIGGER summary_changed AFTER INSERT OR UPDATE OR DELETE ON insights FOR EACH ROW EXECUTE FUNCTION hc_question_changed()`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
@@ -50,7 +52,6 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`DROP TRIGGER flag_changed ON answer_flags`.execute(db);
   await sql`DROP TRIGGER answer_changed ON answers`.execute(db);
   await sql`DROP TRIGGER question_changed ON questions`.execute(db);
-  await sql`DROP FUNCTION hc_question_part_changed()`.execute(db);
   await sql`DROP FUNCTION hc_question_changed()`.execute(db);
   await sql`DROP TRIGGER api_key_changed ON api_keys`.execute(db);
   await sql`DROP FUNCTION hc_api_key_changed()`.execute(db);
