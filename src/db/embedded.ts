@@ -132,6 +132,10 @@ export async function startEmbedded(dataDir: string, options: StartOptions = {})
     fs.rmSync(paths.socketFile, { force: true });
     const copied = fromTemplate && startFromTemplate(paths.pgdata);
     const db = await PGlite.create(paths.pgdata);
+    // Migration 0022's triggers announce changes with NOTIFY for the processes of a server; here
+    // no session listens (other programs on the socket are heard through it, below), and each
+    // NOTIFY made answers 4× slower. The setting lasts for the one session PGlite has.
+    await db.exec(`SET headcount.announce_changes = 'off'`);
     const server = new PGLiteSocketServer({ db, path: paths.socketFile, maxConnections });
     const foreign = new Set<() => void>();
     keepExtendedQueriesTogether(server, { isOwn: isOwnApplication, foreignMessage: () => foreign.forEach((listener) => listener()) });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { answer, ask, choiceDraft, grant, seedHeads } from '../helpers/questions.ts';
 import { openDatabase, type Database } from '../../src/db/database.ts';
@@ -177,4 +178,60 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the PostgreSQL notifier', () =>
     while (!heard.includes(id) && Date.now() < deadline + 5_000) await sleep(20);
     expect(heard).toContain(id);
   }, 20_000);
+});
+
+/**
+ * Migration 0022's triggers stay silent where nobody listens: the embedded database's one session
+ * sets headcount.announce_changes to off (db/embedded.ts; a NOTIFY there made answers 4× slower),
+ * and every server session, where it is unset, announces.
+ */
+describe('where the database announces changes', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  const setting = async (client: { query: pg.Pool['query'] }) => (await client.query<{ value: string | null }>("SELECT current_setting('headcount.announce_changes', true) AS value")).rows[0]!.value;
+
+  it.runIf(!process.env.TEST_DATABASE_URL)('embedded: off for the service and for every other program on its socket', async () => {
+    expect(await setting(t.database.pool)).toBe('off');
+    const other = new pg.Client({ ...(t.database.connection as pg.ClientConfig), application_name: 'psql' });
+    await other.connect();
+    try {
+      expect(await setting(other)).toBe('off');
+    } finally {
+      await other.end();
+    }
+  });
+
+  it.runIf(!!process.env.TEST_DATABASE_URL)('server: unset, so every writer is announced; a session that turns it off is not', async () => {
+    expect(['', null]).toContain(await setting(t.database.pool));
+    const key = await t.makeKey();
+    await grant(t, key.accountId, 1_000);
+    const id = (await ask(t, key, choiceDraft())).id;
+    const database = await openDatabase(t.config);
+    const listener = createPostgresNotifier(database.connection, database.pool, { error: () => {} });
+    await listener.start();
+    const heard: string[] = [];
+    listener.subscribe((changed) => heard.push(changed));
+    const writer = new pg.Client(t.database.connection as pg.ClientConfig);
+    await writer.connect();
+    try {
+      await writer.query("SET headcount.announce_changes = 'off'");
+      await writer.query('UPDATE questions SET updated_at = now() WHERE id = $1', [id]);
+      await sleep(500);
+      expect(heard).toEqual([]);
+      await writer.query('RESET headcount.announce_changes');
+      await writer.query('UPDATE questions SET updated_at = now() WHERE id = $1', [id]);
+      const deadline = Date.now() + 5_000;
+      while (heard.length === 0 && Date.now() < deadline) await sleep(20);
+      expect(heard).toEqual([id]);
+    } finally {
+      await writer.end();
+      await listener.stop();
+      await database.close();
+    }
+  });
 });

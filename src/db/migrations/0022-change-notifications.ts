@@ -13,12 +13,17 @@ import { sql, type Kysely } from 'kysely';
  *   the waiters of other processes (lib/notifier.ts; a process drops the echo of its own
  *   connections, whose changes it knows already). New answers always move their question's row.
  *
- * On the embedded database no session listens, and NOTIFY costs nothing.
+ * On the embedded database no session listens (the process that owns it hears the other programs
+ * on its socket itself, db/embedded.ts), and a NOTIFY is costly there (answers ran 4× slower with
+ * them): its session sets `headcount.announce_changes` to off, and the triggers return at once.
+ * Unset (every server session) means on, so a database moved from embedded to a server by a
+ * backup announces its changes there.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     CREATE FUNCTION hc_api_key_changed() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
+      IF current_setting('headcount.announce_changes', true) = 'off' THEN RETURN NULL; END IF;
       IF TG_OP = 'DELETE' OR (to_jsonb(OLD) - 'last_used_at') IS DISTINCT FROM (to_jsonb(NEW) - 'last_used_at') THEN
         PERFORM pg_notify('hc_keys', OLD.id);
       END IF;
@@ -33,6 +38,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     CREATE FUNCTION hc_question_changed() RETURNS trigger LANGUAGE plpgsql AS $$
     DECLARE changed record;
     BEGIN
+      IF current_setting('headcount.announce_changes', true) = 'off' THEN RETURN NULL; END IF;
       IF TG_OP = 'DELETE' THEN changed := OLD; ELSE changed := NEW; END IF;
       IF TG_TABLE_NAME = 'questions' THEN
         PERFORM pg_notify('hc_questions', changed.id);
