@@ -16,13 +16,6 @@ import type { Notifier } from '../../lib/notifier.ts';
  */
 const TOUCH_INTERVAL_MS = 60_000;
 
-/** A live key as authentication keeps it: its account, what it may do. */
-interface KnownKey {
-  id: string;
-  accountId: string;
-  actor: Actor;
-}
-
 const accountView = (row: AccountRow): AccountView => ({
   id: row.id,
   name: row.name,
@@ -67,10 +60,10 @@ export interface CreateKeyInput {
 
 export function createAccountsService(deps: { repo: AccountsRepository; clock: Clock; keyChanges: KeyChanges & Pick<Notifier, 'publishKey'> }) {
   const { repo, clock, keyChanges } = deps;
-  const keys = createKeyCache<KnownKey>(keyChanges, { ttlMs: TOUCH_INTERVAL_MS });
+  const keys = createKeyCache<Actor>(keyChanges, { ttlMs: TOUCH_INTERVAL_MS });
 
-  /** The key behind a secret hash, from the database: unknown and revoked keys are refused. */
-  async function lookUpKey(hash: Buffer, now: Date): Promise<KnownKey> {
+  /** The actor of the key behind a secret hash, from the database: unknown and revoked keys are refused. */
+  async function lookUpKey(hash: Buffer, now: Date): Promise<Actor> {
     const row = await repo.findKeyByHash(hash);
     if (!row) throw new AppError('unauthorized', 'The API key is not known.');
     if (row.revoked_at) throw new AppError('unauthorized', 'The API key has been revoked.');
@@ -78,13 +71,12 @@ export function createAccountsService(deps: { repo: AccountsRepository; clock: C
       await repo.touchKey(row.id, now);
     }
     // Shared by every request the key makes while cached: frozen, so nothing can change it for the next one.
-    const actor: Actor = Object.freeze({
+    return Object.freeze({
       accountId: row.account_id,
       keyId: row.id,
       scopes: Object.freeze(row.scopes.filter(isScope)) as Scope[],
       dailyCapCredits: row.daily_cap_credits,
     });
-    return { id: row.id, accountId: row.account_id, actor };
   }
 
   return {
@@ -161,17 +153,17 @@ export function createAccountsService(deps: { repo: AccountsRepository; clock: C
       const hash = hashApiKey(token);
       const cacheKey = hash.toString('latin1');
       const now = clock.now();
-      let key = keys.get(cacheKey, now.getTime());
-      if (!key) {
+      let actor = keys.get(cacheKey, now.getTime());
+      if (!actor) {
         const generation = keys.generation();
-        key = await lookUpKey(hash, now);
-        keys.put(cacheKey, key, now.getTime(), generation);
+        actor = await lookUpKey(hash, now);
+        keys.put(cacheKey, actor, now.getTime(), generation);
       }
       // A key acts for its own account only; naming another (Headcount-Account) is refused, not ignored.
-      if (options.account && options.account !== key.accountId) {
+      if (options.account && options.account !== actor.accountId) {
         throw new AppError('insufficient_scope', 'This key belongs to another account: a key always acts for its own account.', { account: options.account });
       }
-      return key.actor;
+      return actor;
     },
   };
 }

@@ -14,7 +14,7 @@ export type KeyChanges = Pick<Notifier, 'hearsEveryChange' | 'subscribeKeys'>;
  * connection that died without a word cannot keep an entry longer). Only live keys are kept;
  * unknown and revoked keys are looked up every time, as before.
  */
-export function createKeyCache<T extends { id: string }>(changes: KeyChanges, options: { ttlMs: number; maxEntries?: number }) {
+export function createKeyCache<T extends { keyId: string | null }>(changes: KeyChanges, options: { ttlMs: number; maxEntries?: number }) {
   const { ttlMs, maxEntries = 10_000 } = options;
   const entries = new Map<string, { value: T; at: number }>();
   let generation = 0;
@@ -22,7 +22,7 @@ export function createKeyCache<T extends { id: string }>(changes: KeyChanges, op
   changes.subscribeKeys((keyId) => {
     generation += 1;
     if (keyId === EVERY_KEY) entries.clear();
-    else for (const [hash, entry] of entries) if (entry.value.id === keyId) entries.delete(hash);
+    else for (const [hash, entry] of entries) if (entry.value.keyId === keyId) entries.delete(hash);
   });
 
   return {
@@ -50,8 +50,5 @@ export function createKeyCache<T extends { id: string }>(changes: KeyChanges, op
       if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
       entries.set(hash, { value, at: now });
     },
-
-    size: () => entries.size,
   };
 }
-export type KeyCache<T extends { id: string }> = ReturnType<typeof createKeyCache<T>>;

@@ -59,8 +59,8 @@ export interface ResultServiceOptions extends ResultLoaderOptions, ResultBuilder
 /**
  * Results forAccount keeps to answer again while nothing moved. A Result of 5,000 answers with
  * its prepared bytes (89 KB, and its compressed forms once asked for) holds ~0.5 MB, so 128 of
- * them stay within what the answers' own LRU may hold (64 MB); past that, the oldest goes and is
- * read again with one statement when asked for.
+ * them stay within what the answers' own LRU may hold (64 MB); past that, the least recently
+ * read goes and is read again with one statement when asked for.
  */
 const KEPT_RESULTS = 128;
 
@@ -99,11 +99,11 @@ export function createResultService(deps: { repo: ResultsRepository; questions: 
    * and again while nothing happens costs no statement. A read that saw the stamp move while it
    * ran is not kept.
    */
-  const kept = new Map<string, { stamp: number; result: Result }>();
+  const kept = new WeightedLru<string, { stamp: number; result: Result }>(Number.POSITIVE_INFINITY, KEPT_RESULTS);
   let heard = 0;
   deps.notifier?.subscribe(() => void (heard += 1));
   const stampNow = () => (deps.freshness ? deps.freshness.writes() + heard : -1);
-  const keptStats = { hits: 0 };
+  let keptHits = 0;
 
   async function latestFlags(questionId: string, refs: readonly string[]): Promise<ReadonlyMap<string, AnswerFlag>> {
     return refs.length === 0 ? NO_FLAGS : repo.latestFlags(questionId, refs);
@@ -178,7 +178,7 @@ export function createResultService(deps: { repo: ResultsRepository; questions: 
       if (trusted) {
         const last = kept.get(key);
         if (last?.stamp === stamp) {
-          keptStats.hits += 1;
+          keptHits += 1;
           return last.result;
         }
         if (last) kept.delete(key);
@@ -188,8 +188,7 @@ export function createResultService(deps: { repo: ResultsRepository; questions: 
       if (!state) throw notFound('No such question on this account.');
       const result = await build(state.row, query, { refs: new Set(expected), flags: state.flags, insightsStamp: state.insightsStamp });
       if (trusted && stampNow() === stamp && deps.freshness!.hearsEveryChange()) {
-        if (kept.size >= KEPT_RESULTS) kept.delete(kept.keys().next().value!);
-        kept.set(key, { stamp, result });
+        kept.set(key, { stamp, result }, 1);
       }
       return result;
     },
@@ -212,7 +211,7 @@ export function createResultService(deps: { repo: ResultsRepository; questions: 
     withFlags,
 
     /** Cache counters, for tests and operators. */
-    cacheStats: () => ({ ...loader.cacheStats(), keptHits: keptStats.hits }),
+    cacheStats: () => ({ ...loader.cacheStats(), keptHits }),
   };
 }
 export type ResultService = ReturnType<typeof createResultService>;
