@@ -111,6 +111,9 @@ async function main(): Promise<void> {
   // question's row lock while the ~150 ms load runs), and not before the service answers: half a
   // second after it is ready, long before a question asked then gets its first answer.
   setTimeout(() => answerSentiment('en', 'ready', null), 500).unref();
+  // The OAuth server the same way: made on first use (oauth-provider.ts), made here soon after
+  // ready so that an agent's first OAuth request does not wait for it.
+  setTimeout(() => void container.oauthProvider().catch((error: unknown) => app.log.error({ err: error }, 'could not make the OAuth server; the next OAuth request tries again')), 500).unref();
   const facts = { url: config.publicBaseUrl, database: database.kind === 'server' ? 'PostgreSQL server' : `embedded, ${config.dataDir}`, ms: Date.now() - started };
   // The last line of start-up, for a person: where to go next. On a terminal the facts are in
   // the words only; JSON keeps them as fields too, for programs.

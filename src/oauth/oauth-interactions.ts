@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Provider } from 'oidc-provider';
 import { AppError } from '../lib/errors.ts';
 import { SCOPES, isScope, type Scope } from '../lib/actor.ts';
 import type { ConnectionsService } from '../modules/connections/connections.service.ts';
 import { clientDisplay, type ClientDisplay } from './oauth-provider.ts';
+import type { LazyProvider } from './oidc-provider-module.ts';
 import type { OauthUrls } from './oauth-urls.ts';
 
 /** An authorization waiting for the person (the consent page's subject). */
@@ -38,12 +38,12 @@ const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(Str
  * login and consent prompts together: a grant with exactly the chosen scopes for the asked
  * resources, and the connection that carries the account and caps.
  */
-export function createOauthInteractions(deps: { provider: Provider; connections: ConnectionsService; urls: OauthUrls }) {
+export function createOauthInteractions(deps: { provider: LazyProvider; connections: ConnectionsService; urls: OauthUrls }) {
   const { provider, connections, urls } = deps;
 
   async function details({ req, res }: Raw) {
     try {
-      return await provider.interactionDetails(req, res);
+      return await (await provider()).interactionDetails(req, res);
     } catch {
       // SessionNotFound and its kin: the cookie is gone, the uid unknown or expired.
       throw new AppError('not_found', 'This sign-in request has expired or was already answered. Start again from the app.');
@@ -55,7 +55,7 @@ export function createOauthInteractions(deps: { provider: Provider; connections:
       const interaction = await details(raw);
       if (interaction.uid !== uid) throw new AppError('not_found', 'This sign-in request is not the one this browser started. Start again from the app.');
       const clientId = String(interaction.params.client_id);
-      const client = await provider.Client.find(clientId);
+      const client = await (await provider()).Client.find(clientId);
       if (!client) throw new AppError('not_found', 'The app that asked is no longer registered.');
       const asked = list(interaction.params.scope).flatMap((s) => s.split(' '));
       const resources = list(interaction.params.resource);
@@ -76,7 +76,8 @@ export function createOauthInteractions(deps: { provider: Provider; connections:
     async approve(raw: Raw, pending: PendingAuthorization, approval: Approval): Promise<string> {
       const scopes = approval.scopes.filter((s) => isScope(s) && pending.scopes.includes(s));
       if (scopes.length === 0) throw new AppError('validation_failed', 'Choose at least one thing the app may do.');
-      const grant = new provider.Grant({ accountId: approval.personId, clientId: pending.client.id });
+      const oidc = await provider();
+      const grant = new oidc.Grant({ accountId: approval.personId, clientId: pending.client.id });
       // The chosen scopes for each resource (what tokens carry) and as the provider's own scopes
       // (what its consent check reads, since they are listed there too); what the person
       // unticked is recorded as refused, so the provider does not ask again.
@@ -99,13 +100,13 @@ export function createOauthInteractions(deps: { provider: Provider; connections:
         dailyCapCredits: approval.dailyCapCredits,
         autoApproveCredits: approval.autoApproveCredits,
       });
-      return provider.interactionResult(raw.req, raw.res, { login: { accountId: approval.personId }, consent: { grantId } }, { mergeWithLastSubmission: false });
+      return oidc.interactionResult(raw.req, raw.res, { login: { accountId: approval.personId }, consent: { grantId } }, { mergeWithLastSubmission: false });
     },
 
     /** The person said no: the app gets `access_denied`. */
     async deny(raw: Raw, uid: string): Promise<string> {
       await this.pending(raw, uid);
-      return provider.interactionResult(raw.req, raw.res, { error: 'access_denied', error_description: 'The person declined.' }, { mergeWithLastSubmission: false });
+      return (await provider()).interactionResult(raw.req, raw.res, { error: 'access_denied', error_description: 'The person declined.' }, { mergeWithLastSubmission: false });
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { Configuration, KoaContextWithOIDC, Provider as ProviderInstance } from 'oidc-provider';
-import { Provider, errors, importNotices } from './oidc-provider-module.ts';
+import { loadOidcProvider, type LazyProvider } from './oidc-provider-module.ts';
 import type { Config } from '../config.ts';
 import { SCOPES } from '../lib/actor.ts';
 import type { OauthStoreRepository } from '../modules/connections/oauth-store.repository.ts';
@@ -66,10 +66,24 @@ const GRANT_TTL_S = 365 * 24 * 60 * 60;
  * (RFC 8414). No OpenID Connect: no userinfo, no logout. Access tokens are opaque and stored, so a
  * revoked connection stops at the next call. Consent (and sign-in) happen in the portal at
  * `/app/oauth/{uid}`, which chooses the account, scopes and caps.
+ *
+ * The provider is made on first use (and by main.ts just after the service is ready), so start-up
+ * does not load oidc-provider and Koa; every request that needs it awaits the same one.
  */
-export function createOauthProvider(deps: OauthProviderDeps): { provider: ProviderInstance; urls: OauthUrls } {
+export function createOauthProvider(deps: OauthProviderDeps): { provider: LazyProvider; urls: OauthUrls } {
+  const urls = oauthUrls(deps.config.publicBaseUrl);
+  let building: Promise<ProviderInstance> | null = null;
+  // A failed build is tried again by the next request rather than kept.
+  const provider: LazyProvider = () => (building ??= buildProvider(deps, urls).catch((error: unknown) => {
+    building = null;
+    throw error;
+  }));
+  return { provider, urls };
+}
+
+async function buildProvider(deps: OauthProviderDeps, urls: OauthUrls): Promise<ProviderInstance> {
+  const { Provider, errors, importNotices } = await loadOidcProvider();
   const { config, store, connections, pages, log } = deps;
-  const urls = oauthUrls(config.publicBaseUrl);
   const keys = oauthKeys(config.sessions.secret);
   const context = (ctx: KoaContextWithOIDC): PageContext => ({ acceptLanguage: ctx.get('accept-language') || undefined });
   const html = (ctx: KoaContextWithOIDC, body: string) => {
@@ -207,7 +221,7 @@ export function createOauthProvider(deps: OauthProviderDeps): { provider: Provid
   // Exceptions inside the provider (its storage, our callbacks) answer 500 there; they are logged here.
   provider.on('server_error', (_ctx: unknown, error: Error) => log.error({ err: error }, 'OAuth server error'));
   for (const notice of importNotices) log.warn({}, notice);
-  return { provider, urls };
+  return provider;
 }
 
 /** An https URL whose host is a name or a public address (client ID metadata documents). */

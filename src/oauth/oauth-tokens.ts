@@ -1,8 +1,8 @@
-import type { Provider } from 'oidc-provider';
 import { AppError } from '../lib/errors.ts';
 import type { Actor } from '../lib/actor.ts';
 import type { ConnectionsService } from '../modules/connections/connections.service.ts';
 import type { OauthUrls } from './oauth-urls.ts';
+import type { LazyProvider } from './oidc-provider-module.ts';
 
 /** Opaque tokens are 256 random bits in base64url (oidc-provider's bitsOfOpaqueRandomness, pinned in oauth-provider.ts). */
 export const OPAQUE_TOKEN_BITS = 256;
@@ -19,11 +19,11 @@ export function isAccessTokenShaped(text: string): boolean {
  * resource it is used on (RFC 8707): a token for {mcp_url} works on MCP and the REST API (the spec
  * names {mcp_url} as the resource of its tokens), a token for the REST API only there.
  */
-export function createOauthTokenAuthenticator(deps: { provider: Provider; urls: OauthUrls; connections: ConnectionsService }) {
+export function createOauthTokenAuthenticator(deps: { provider: LazyProvider; urls: OauthUrls; connections: ConnectionsService }) {
   const { provider, urls, connections } = deps;
   return async (value: string, context: { audience: 'api' | 'mcp'; account: string | null }): Promise<Actor> => {
     const { audience } = context;
-    const token = await provider.AccessToken.find(value);
+    const token = await (await provider()).AccessToken.find(value);
     if (!token || !token.grantId) throw new AppError('unauthorized', 'The access token is not known, has expired or was revoked: refresh it, or connect the app again.');
     const allowed = audience === 'mcp' ? [urls.mcp] : [urls.mcp, urls.api];
     const aud = token.aud;

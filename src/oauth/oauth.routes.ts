@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { Provider } from 'oidc-provider';
 import { AppError } from '../lib/errors.ts';
 import { OAUTH_PATH } from './oauth-urls.ts';
+import type { LazyProvider } from './oidc-provider-module.ts';
 
 /**
  * Dynamic registration is open to anyone (RFC 7591, as MCP clients need), so it has a budget of
@@ -17,9 +17,11 @@ const registrationLimit = (perHour: number) => ({ max: perHour, timeWindow: 60 *
  * so these routes take the body unparsed and hand the raw request over (reply.hijack: the provider
  * writes the response). They stay behind the per-IP rate limit like every route.
  */
-export function oauthRoutes(provider: Provider, limits: { registrationsPerHour: number }): FastifyPluginAsync {
-  const callback = provider.callback();
-  const handOver = (path: (url: string) => string) => (request: FastifyRequest, reply: FastifyReply) => {
+export function oauthRoutes(provider: LazyProvider, limits: { registrationsPerHour: number }): FastifyPluginAsync {
+  let callback: ReturnType<Awaited<ReturnType<LazyProvider>>['callback']> | null = null;
+  const handOver = (path: (url: string) => string) => async (request: FastifyRequest, reply: FastifyReply) => {
+    // (The body stays unread meanwhile: the provider reads it itself.)
+    callback ??= (await provider()).callback();
     reply.hijack();
     const url = path(request.raw.url ?? '/');
     // The provider builds its endpoints' URLs from the mount path, which it reads (as under

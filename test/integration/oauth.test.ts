@@ -326,7 +326,7 @@ describe('refresh tokens (R4.5)', () => {
     const { createOauthProvider } = await import('../../src/oauth/oauth-provider.ts');
     const { createOauthPages } = await import('../../src/web/portal/oauth-pages.ts');
     const other = createOauthProvider({ config: t.config, log: { warn: () => {}, error: () => {} }, store: t.container.oauthStore, connections: t.container.connections, pages: createOauthPages(t.container.assets, t.config) });
-    const found = await other.provider.RefreshToken.find(c.refresh);
+    const found = await (await other.provider()).RefreshToken.find(c.refresh);
     expect(found?.clientId).toBe(c.clientId);
   });
 });
