@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import scalar from '@scalar/fastify-api-reference';
+import { loadOnce } from '../lib/load-once.ts';
 
 /**
  * `/docs`: the public API reference, rendered by Scalar from `/openapi.json` with request samples
@@ -16,6 +16,8 @@ import scalar from '@scalar/fastify-api-reference';
 export const DOCS_PREFIX = '/docs';
 const PAGE_ROUTE = `${DOCS_PREFIX}/`;
 const SCRIPT_ROUTE = `${DOCS_PREFIX}/js/scalar.js`;
+/** Every route the Scalar plugin makes for a `url` configuration, with this prefix. */
+const SCALAR_ROUTES = [DOCS_PREFIX, PAGE_ROUTE, SCRIPT_ROUTE];
 
 /** The answer page's colours and system fonts (src/web/shared/assets/answer.css), so both look like Headcount. */
 const BRAND_CSS = `
@@ -120,22 +122,49 @@ export async function registerDocsPage(app: FastifyInstance): Promise<void> {
       return payload;
     });
 
-    await docs.register(scalar, {
-      routePrefix: DOCS_PREFIX,
-      logLevel: 'warn',
-      configuration: {
-        url: '/openapi.json',
-        pageTitle: 'Headcount API reference',
-        favicon: ICON,
-        withDefaultFonts: false,
-        telemetry: false,
-        showDeveloperTools: 'never',
-        // "Ask AI Agent" and "Generate MCP" send the document to Scalar's servers.
-        agent: { disabled: true },
-        mcp: { disabled: true },
-        defaultHttpClient: { targetKey: 'shell', clientKey: 'curl' },
-        customCss: BRAND_CSS,
-      },
-    });
+    // The routes the plugin would make, each handing its request to the plugin's own server.
+    for (const url of SCALAR_ROUTES) {
+      docs.get(url, { schema: { hide: true }, logLevel: 'warn' }, async (request, reply) => {
+        const answer = await (await scalarServer()).inject({ method: 'GET', url: request.url });
+        for (const name of ['content-type', 'location'] as const) {
+          const value = answer.headers[name];
+          if (value !== undefined) reply.header(name, value);
+        }
+        return reply.code(answer.statusCode).send(answer.body);
+      });
+    }
   });
 }
+
+/**
+ * Scalar's Fastify plugin, made on the first request for the reference, not at start-up: its
+ * module holds the 4.3 MB page script as one string literal and brings an OpenAPI parser and a
+ * YAML library, ~0.17 s of loading in every start (issue 15) for a page people open now and then.
+ * Fastify takes no routes once the app is ready, so the plugin lives in a Fastify instance of its
+ * own that never listens; the app's routes (above) pass it each request with `inject` and send
+ * its answer on, through the app's own hooks (the headers and compression above, the security
+ * headers of every page).
+ */
+const scalarServer = loadOnce(async () => {
+  const [{ default: Fastify }, { default: scalar }] = await Promise.all([import('fastify'), import('@scalar/fastify-api-reference')]);
+  const server = Fastify({ routerOptions: { ignoreTrailingSlash: false } });
+  await server.register(scalar, {
+    routePrefix: DOCS_PREFIX,
+    logLevel: 'warn',
+    configuration: {
+      url: '/openapi.json',
+      pageTitle: 'Headcount API reference',
+      favicon: ICON,
+      withDefaultFonts: false,
+      telemetry: false,
+      showDeveloperTools: 'never',
+      // "Ask AI Agent" and "Generate MCP" send the document to Scalar's servers.
+      agent: { disabled: true },
+      mcp: { disabled: true },
+      defaultHttpClient: { targetKey: 'shell', clientKey: 'curl' },
+      customCss: BRAND_CSS,
+    },
+  });
+  await server.ready();
+  return server;
+});

@@ -1,4 +1,4 @@
-import { Agent, request } from 'undici';
+import { loadOnce } from '../../lib/load-once.ts';
 
 /**
  * Server-side verification of a Cloudflare Turnstile token (RELIABILITY R5.6), as Cloudflare
@@ -16,12 +16,17 @@ export function createTurnstile(options: { secret: string | null; verifyUrl: str
   // undici's request with its own keep-alive connections, rather than the global fetch: every
   // answer through a link makes this call, and fetch's WHATWG streams cost it about three times
   // the CPU (bench link-answers). No redirects are followed (a 3xx is a failed check).
-  const connections = new Agent({ keepAliveTimeout: 30_000 });
+  // Loaded with the first check, not at start-up (~75 ms of every start; issue 15).
+  const client = loadOnce(async () => {
+    const { Agent, request } = await import('undici');
+    return { request, connections: new Agent({ keepAliveTimeout: 30_000 }) };
+  });
   return {
     enabled: true,
     async verify(token, remoteIp) {
       if (!token) return false;
       try {
+        const { request, connections } = await client();
         const response = await request(options.verifyUrl, {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
