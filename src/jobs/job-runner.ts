@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
@@ -25,6 +26,17 @@ export interface JobRunner extends JobQueue {
 
 /** pg-boss's pool: its Db keeps it as `pool` once started (pg-boss 10's src/db.js; not in its types). */
 const JOBS_POOL_SIZE = 3;
+
+/** What every schedule is made with (a cron job carries no data; its times are UTC). */
+const SCHEDULE = { data: {}, options: { tz: 'UTC' } } as const;
+
+/** A schedule as pg-boss keeps it (its row; the types leave out `timezone`). */
+type ScheduleRow = PgBoss.Schedule & { timezone?: string };
+
+/** The schedule `cron` would write is there already, exactly. */
+function isScheduled(row: ScheduleRow | undefined, cron: string): boolean {
+  return row !== undefined && row.cron === cron && row.timezone === SCHEDULE.options.tz && isDeepStrictEqual(row.data, SCHEDULE.data) && isDeepStrictEqual(row.options, SCHEDULE.options);
+}
 
 /** The advisory lock (db/session-lock.ts) held while a process sets up the job queue. */
 const START_LOCK = 'headcount job queue set-up';
@@ -68,9 +80,15 @@ export function createJobRunner(connection: pg.PoolConfig, options: { exclusiveS
       const setUp = async () => {
         await boss.start();
         started = true;
+        // Where the database was set up before, everything is there: two reads instead of a
+        // statement per queue and per schedule (~0.15 s of every start on the embedded database,
+        // issue 15). A new job's queue, or a schedule whose cron changed, is still written.
+        const [queues, schedules] = await Promise.all([boss.getQueues(), boss.getSchedules()]);
+        const queueNames = new Set(queues.map((queue) => queue.name));
+        const scheduleRows = new Map((schedules as ScheduleRow[]).map((row) => [row.name, row]));
         for (const job of jobs) {
-          await boss.createQueue(job.name);
-          if (job.cron) await boss.schedule(job.name, job.cron, {}, { tz: 'UTC' });
+          if (!queueNames.has(job.name)) await boss.createQueue(job.name);
+          if (job.cron && !isScheduled(scheduleRows.get(job.name), job.cron)) await boss.schedule(job.name, job.cron, SCHEDULE.data, SCHEDULE.options);
         }
       };
       if (exclusiveStart) await withSessionLock(connection, START_LOCK, setUp);

@@ -60,14 +60,39 @@ describe.skipIf(!SERVER)('job runners starting together on one PostgreSQL databa
     }
   }, 90_000);
 
-  it('a runner started again on the same database creates nothing and starts', async () => {
-    const before = (await database.pool.query('SELECT name, created_on FROM pgboss.queue ORDER BY name')).rows;
+  const queueRows = async () => (await database.pool.query('SELECT name, created_on FROM pgboss.queue ORDER BY name')).rows;
+  const scheduleRows = async () => (await database.pool.query('SELECT name, cron, timezone, data, options, updated_on FROM pgboss.schedule ORDER BY name')).rows;
+  const startAndStop = async (definitions: JobDefinition[]) => {
     const runner = createJobRunner(database.connection, { exclusiveStart: true });
     try {
-      await runner.start(jobs, { work: false, log: silent });
-      expect((await database.pool.query('SELECT name, created_on FROM pgboss.queue ORDER BY name')).rows).toEqual(before);
+      await runner.start(definitions, { work: false, log: silent });
     } finally {
       await runner.stop();
     }
+  };
+
+  it('a runner started again on the same database creates nothing, rewrites no schedule, and starts', async () => {
+    const [queues, schedules] = [await queueRows(), await scheduleRows()];
+    expect(schedules.map((row) => row.name).sort()).toEqual(jobs.filter((job) => job.cron).map((job) => job.name).sort());
+    await startAndStop(jobs);
+    expect(await queueRows()).toEqual(queues);
+    // pg-boss's schedule() sets updated_on on every call: unchanged means not sent at all.
+    expect(await scheduleRows()).toEqual(schedules);
+  });
+
+  it('a release with a new job, or a cron changed, writes what differs: the new queue and schedule, the cron back', async () => {
+    const periodic = jobs.find((job) => job.cron)!;
+    await database.pool.query(`UPDATE pgboss.schedule SET cron = '0 0 1 1 *' WHERE name = $1`, [periodic.name]);
+    const added: JobDefinition = { name: 'release-test-new-job', cron: '13 2 * * *', accepts: () => true, handler: async () => undefined };
+    const before = await scheduleRows();
+    await startAndStop([...jobs, added]);
+    expect((await queueRows()).map((row) => row.name)).toContain(added.name);
+    const after = await scheduleRows();
+    expect(after.find((row) => row.name === periodic.name)).toMatchObject({ cron: periodic.cron, timezone: 'UTC', data: {}, options: { tz: 'UTC' } });
+    expect(after.find((row) => row.name === added.name)).toMatchObject({ cron: '13 2 * * *', timezone: 'UTC' });
+    // The others were left alone.
+    const untouched = (rows: typeof before) => rows.filter((row) => row.name !== periodic.name && row.name !== added.name);
+    expect(untouched(after)).toEqual(untouched(before));
+    await database.pool.query('DELETE FROM pgboss.schedule WHERE name = $1', [added.name]);
   });
 });
