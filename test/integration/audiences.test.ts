@@ -393,3 +393,25 @@ describe('running audiences (admin)', () => {
     expect(await members('cat-people')).toBe(0);
   });
 });
+
+describe('the simulated audiences seed (development start-up)', () => {
+  it('seeds once: a second start finds its marker and adds nothing', async () => {
+    const count = async () => Number((await t.db.selectFrom('audience_members').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await count();
+    expect(await seedSimulatedAudiences(t.db, { clock: t.clock })).toBe(0);
+    expect(await count()).toBe(before);
+  });
+
+  it('on a database without a panel it seeds nothing, and seeds once a panel exists', async () => {
+    const fresh = await createTestApp({ env: NO_RATE_LIMITS });
+    try {
+      expect(await seedSimulatedAudiences(fresh.db, { clock: fresh.clock })).toBe(0);
+      expect(await fresh.db.selectFrom('audiences').select('id').execute()).toEqual([]);
+      await seedHeads(fresh, 300);
+      expect(await seedSimulatedAudiences(fresh.db, { clock: fresh.clock })).toBe(SEED_AUDIENCES.length);
+      expect(await seedSimulatedAudiences(fresh.db, { clock: fresh.clock })).toBe(0);
+    } finally {
+      await fresh.close();
+    }
+  });
+});

@@ -95,6 +95,11 @@ export function createHeadsRepository(db: Db) {
       return claimed !== undefined;
     },
 
+    /** Undoes a claim in the same transaction, when the one-time work found nothing to do yet. */
+    async releaseMarker(name: string, tx: Db = db): Promise<void> {
+      await tx.deleteFrom('system_markers').where('name', '=', name).execute();
+    },
+
     /** Inserts heads in one statement (the caller keeps batches to a size PostgreSQL takes in one go). */
     async insertHeads(heads: SeededHead[], tx: Db = db): Promise<void> {
       await tx
