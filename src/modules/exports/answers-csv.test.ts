@@ -22,7 +22,7 @@ describe('answers CSV', () => {
       answerRow({ option: 0, optionLabel: 'Penny', reason: 'short, "quoted"\nsecond line', dwellMs: 7_420, simulated: true }),
       answerRow({ option: 1, optionLabel: 'Pocket', reason: '=1+1', pinned: true }),
     ];
-    const csv = await text(answersCsv(rows, choice));
+    const csv = await text(await answersCsv(rows, choice));
     expect(csv.startsWith(`\ufeff${CSV_COLUMNS.join(',')}\r\n`)).toBe(true);
     const lines = csv.slice(1).split('\r\n');
     // rows are newest first (as the result cache keeps them): the CSV is oldest first.
@@ -50,7 +50,7 @@ describe('answers CSV', () => {
         return Reflect.get(target, property, receiver);
       },
     });
-    const stream = answersCsv(counting, choice);
+    const stream = await answersCsv(counting, choice);
     let chunks = 0;
     let madeAtFirstChunk = -1;
     let bytes = 0;

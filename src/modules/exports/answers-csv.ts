@@ -1,5 +1,5 @@
-import { stringify } from 'csv-stringify';
 import { Readable } from 'node:stream';
+import { loadOnce } from '../../lib/load-once.ts';
 import type { AnswerRow } from '../results/results.repository.ts';
 import type { QuestionContext } from '../results/result-view.ts';
 
@@ -97,11 +97,15 @@ function* records(rows: readonly AnswerRow[], ctx: QuestionContext): Generator<R
   for (let i = rows.length - 1; i >= 0; i--) yield csvRecord(rows[i], ctx);
 }
 
+/** csv-stringify loads with the first export, not at start-up (issue 15). */
+const csvStringify = loadOnce(() => import('csv-stringify'));
+
 /**
  * The CSV as a byte stream: header, then the records, each made when the stringifier asks for it
  * (Readable.from pulls the generator only while the client keeps reading).
  */
-export function answersCsv(rows: readonly AnswerRow[], ctx: QuestionContext): Readable {
+export async function answersCsv(rows: readonly AnswerRow[], ctx: QuestionContext): Promise<Readable> {
+  const { stringify } = await csvStringify();
   const csv = stringify({
     header: true,
     columns: [...CSV_COLUMNS],

@@ -1,5 +1,4 @@
 import type { Readable } from 'node:stream';
-import QRCode from 'qrcode';
 import type { Clock } from '../../lib/clock.ts';
 import { concurrencyLimit } from '../../lib/concurrency-limit.ts';
 import { AppError, notFound, validationError } from '../../lib/errors.ts';
@@ -95,7 +94,7 @@ export function createExportService(deps: ExportServiceDeps) {
       const { row, entry } = await results.entry(accountId, id);
       const filter = filterOf(query, entry.ctx.type, entry.ctx.labels);
       const { rows } = applyFilter(entry.rows, filter, entry.ctx.type);
-      return { filename: exportFilename(textOf(row), row.id, 'csv'), stream: answersCsv(rows, entry.ctx) };
+      return { filename: exportFilename(textOf(row), row.id, 'csv'), stream: await answersCsv(rows, entry.ctx) };
     },
 
     /** GET /v2/questions/{id}/export.png */
@@ -137,6 +136,8 @@ export function createExportService(deps: ExportServiceDeps) {
     async qr(accountId: string, id: string, format: 'svg' | 'png'): Promise<ExportFile> {
       const row = await rowOf(accountId, id);
       const url = answerLinkUrl(base, row.link_code);
+      // qrcode loads with the first QR code, not at start-up (issue 15).
+      const { default: QRCode } = await import('qrcode');
       // Without a callback both return promises (the types declare the callback form only).
       const body =
         format === 'svg'

@@ -188,8 +188,8 @@ describe('heatmap drawing', () => {
     expect(at(0, 799).a).toBe(0);
   });
 
-  it('the SVG is a plain picture: one embedded bitmap, no script or external reference', () => {
-    const svg = heatmapSvg(cluster(0.5, 0.5, 3), 2);
+  it('the SVG is a plain picture: one embedded bitmap, no script or external reference', async () => {
+    const svg = await heatmapSvg(cluster(0.5, 0.5, 3), 2);
     expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="800" height="400"/);
     expect(svg.match(/<image /g)).toHaveLength(1);
     expect(svg).toContain('href="data:image/png;base64,');

@@ -1,5 +1,5 @@
 import { renderAsync } from '@resvg/resvg-js';
-import { PNG } from 'pngjs';
+import { loadOnce } from '../../lib/load-once.ts';
 import { MAX_ASPECT, MIN_ASPECT } from '../results/stimulus-aspect.ts';
 
 /**
@@ -170,8 +170,11 @@ export function rampColour(heat: number): [number, number, number, number] {
   return [LUT[at], LUT[at + 1], LUT[at + 2], LUT[at + 3]];
 }
 
+/** pngjs loads with the first heatmap, not at start-up (issue 15). */
+const pngjs = loadOnce(() => import('pngjs'));
+
 /** The SVG of the heatmap of `points` (0–1 from the top left of the image) at `aspect` = width / height. */
-export function heatmapSvg(points: readonly TapPoint[], aspect: number = DEFAULT_ASPECT): string {
+export async function heatmapSvg(points: readonly TapPoint[], aspect: number = DEFAULT_ASPECT): Promise<string> {
   const { width, height } = heatmapSize(aspect);
   const open = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`;
   if (points.length === 0) return `${open}</svg>`;
@@ -182,6 +185,7 @@ export function heatmapSvg(points: readonly TapPoint[], aspect: number = DEFAULT
     rgba.set(LUT.subarray(at, at + 4), i * 4);
   }
   // pngjs encodes the small bitmap the SVG stretches (resvg renders SVG; it does not encode raw pixels).
+  const { PNG } = await pngjs();
   const png = new PNG({ width: cols, height: rows });
   png.data = Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength);
   const bitmap = PNG.sync.write(png).toString('base64');
@@ -195,6 +199,6 @@ export function heatmapSvg(points: readonly TapPoint[], aspect: number = DEFAULT
 
 /** The heatmap as a PNG. Rendered off the main thread (resvg's async render); no fonts are loaded. */
 export async function renderHeatmapPng(points: readonly TapPoint[], aspect: number = DEFAULT_ASPECT): Promise<Buffer> {
-  const image = await renderAsync(heatmapSvg(points, aspect), { fitTo: { mode: 'original' }, font: { loadSystemFonts: false }, imageRendering: 0, logLevel: 'off' });
+  const image = await renderAsync(await heatmapSvg(points, aspect), { fitTo: { mode: 'original' }, font: { loadSystemFonts: false }, imageRendering: 0, logLevel: 'off' });
   return image.asPng();
 }
