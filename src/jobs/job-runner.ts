@@ -27,8 +27,8 @@ export interface JobRunner extends JobQueue {
 /** pg-boss's pool: its Db keeps it as `pool` once started (pg-boss 10's src/db.js; not in its types). */
 const JOBS_POOL_SIZE = 3;
 
-/** What every schedule is made with (a cron job carries no data; its times are UTC). */
-const SCHEDULE = { data: {}, options: { tz: 'UTC' } } as const;
+/** What every schedule is made with (a cron job carries no data; its times are UTC); frozen, as pg-boss is handed these very objects. */
+const SCHEDULE = Object.freeze({ data: Object.freeze({}), options: Object.freeze({ tz: 'UTC' }) });
 
 /** A schedule as pg-boss keeps it (its row; the types leave out `timezone`). */
 type ScheduleRow = PgBoss.Schedule & { timezone?: string };

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.ts';
+import { loadOnce } from '../lib/load-once.ts';
 import type { McpDeps } from './mcp-deps.ts';
 import { bearerChallenge, METADATA_PATH, protectedResourceMetadata } from './mcp-metadata.ts';
 
@@ -44,8 +45,7 @@ function refused(request: FastifyRequest, base: string): AppError {
  * The MCP SDK, zod and the tools load on the first MCP request, not at start-up: about 80 ms of
  * every start (issue 15) for an endpoint only agents call.
  */
-let mcpModules: Promise<[typeof import('./mcp-server.ts'), typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')]> | null = null;
-const loadMcp = () => (mcpModules ??= Promise.all([import('./mcp-server.ts'), import('@modelcontextprotocol/sdk/server/streamableHttp.js')]));
+const loadMcp = loadOnce(() => Promise.all([import('./mcp-server.ts'), import('@modelcontextprotocol/sdk/server/streamableHttp.js')]));
 
 const preflight = async (_request: FastifyRequest, reply: FastifyReply) => reply.code(204).headers(PREFLIGHT).send();
 

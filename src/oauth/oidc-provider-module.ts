@@ -1,3 +1,5 @@
+import { loadOnce } from '../lib/load-once.ts';
+
 /**
  * oidc-provider, imported on first use (it and Koa take ~0.25 s to load, which the service's
  * start-up no longer pays: main.ts loads it just after the service is ready, before any OAuth
@@ -19,23 +21,18 @@ export interface OidcProviderModule {
 /** The provider, made on first use (oauth-provider.ts; loading the module is most of the cost). */
 export type LazyProvider = () => Promise<import('oidc-provider').Provider>;
 
-let loading: Promise<OidcProviderModule> | null = null;
-
-export function loadOidcProvider(): Promise<OidcProviderModule> {
-  loading ??= (async () => {
-    const held: string[] = [];
-    const { warn, info } = console;
-    // Without the terminal colours it adds when stderr is one.
-    const hold = (...parts: unknown[]) => void held.push(parts.map(String).join(' ').replace(/\x1b\[[0-9;]*m/g, ''));
-    console.warn = hold;
-    console.info = hold;
-    try {
-      const { Provider, errors } = await import('oidc-provider');
-      return { Provider, errors, importNotices: held };
-    } finally {
-      console.warn = warn;
-      console.info = info;
-    }
-  })();
-  return loading;
-}
+export const loadOidcProvider: () => Promise<OidcProviderModule> = loadOnce(async () => {
+  const held: string[] = [];
+  const { warn, info } = console;
+  // Without the terminal colours it adds when stderr is one.
+  const hold = (...parts: unknown[]) => void held.push(parts.map(String).join(' ').replace(/\x1b\[[0-9;]*m/g, ''));
+  console.warn = hold;
+  console.info = hold;
+  try {
+    const { Provider, errors } = await import('oidc-provider');
+    return { Provider, errors, importNotices: held };
+  } finally {
+    console.warn = warn;
+    console.info = info;
+  }
+});
