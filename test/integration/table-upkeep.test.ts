@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../src/db/database.ts';
+import { createContainer } from '../../src/container.ts';
+import { jobDefinitions } from '../../src/jobs/jobs.ts';
+import { tablesDue, upkeepTables } from '../../src/db/table-upkeep.ts';
+import { testConfig } from '../helpers/test-app.ts';
+import { until } from '../helpers/poll.ts';
+import { createTestDatabase, isServerRun, type TestDatabase } from '../helpers/test-database.ts';
+
+/**
+ * The embedded database's stand-in for autovacuum (src/db/table-upkeep.ts). PGlite never analyzes
+ * or vacuums on its own, so a statement planned while its tables were small kept that plan for the
+ * life of the process: the recorder's heads check scanned all of `questions` for every answer
+ * once a few thousand questions existed (docs/performance.md). The same functions run on a
+ * PostgreSQL server here (where autovacuum is left to do it in production, and is switched off
+ * for the probe table so it cannot act during the test).
+ */
+describe('table upkeep: what autovacuum would do, where PGlite does not', () => {
+  let testDatabase: TestDatabase;
+  let database: Database;
+
+  beforeAll(async () => {
+    testDatabase = await createTestDatabase();
+    database = await openDatabase(testConfig(testDatabase.env));
+    await database.pool.query('CREATE TABLE upkeep_probe (id int PRIMARY KEY, grp int NOT NULL, note text) WITH (autovacuum_enabled = false)');
+    await database.pool.query('CREATE INDEX upkeep_probe_grp ON upkeep_probe (grp)');
+  });
+
+  afterAll(async () => {
+    await database?.close();
+    await testDatabase?.dispose();
+  });
+
+  /** PostgreSQL publishes a session's table counters about a second after its transaction; later statements flush them. */
+  async function whenDue(table: string, due: boolean): Promise<boolean> {
+    return until(async () => {
+      await database.pool.query('SELECT 1');
+      const listed = (await tablesDue(database.pool)).some((t) => t.schema === 'public' && t.table === table);
+      return listed === due;
+    }, 15_000);
+  }
+
+  it('a statement planned while its table was small is planned again, for the table as it is now, after the upkeep', async () => {
+    await database.pool.query('INSERT INTO upkeep_probe SELECT g, g, NULL FROM generate_series(1, 10) g');
+    await database.pool.query('ANALYZE upkeep_probe');
+    const client = await database.pool.connect();
+    const plan = async () => (await client.query<{ 'QUERY PLAN': string }>('EXPLAIN EXECUTE probe(7)')).rows.map((r) => r['QUERY PLAN']).join('\n');
+    try {
+      // A generic plan, as db/prepared-statements.ts's named statements get after five runs.
+      await client.query('SET plan_cache_mode = force_generic_plan');
+      await client.query('PREPARE probe(int) AS SELECT id, note FROM upkeep_probe WHERE grp = $1');
+      expect(await plan()).toMatch(/Seq Scan on upkeep_probe/);
+
+      await database.pool.query('INSERT INTO upkeep_probe SELECT g, g, repeat(\'x\', 40) FROM generate_series(11, 20000) g');
+      // Nothing told the planner: the cached plan still reads every row for one group.
+      expect(await plan()).toMatch(/Seq Scan on upkeep_probe/);
+
+      expect(await whenDue('upkeep_probe', true), 'the table is due once its counters are published').toBe(true);
+      const done = await upkeepTables(database.pool);
+      expect([...done.analyzed, ...done.vacuumed]).toContain('"public"."upkeep_probe"');
+      expect(await plan()).toMatch(/Index Scan|Bitmap Index Scan/);
+      expect(await plan()).not.toMatch(/Seq Scan on upkeep_probe/);
+    } finally {
+      await client.query('DEALLOCATE ALL').catch(() => undefined);
+      await client.query('RESET plan_cache_mode').catch(() => undefined);
+      client.release();
+    }
+    const { rows } = await database.pool.query<{ reltuples: number }>(`SELECT reltuples FROM pg_class WHERE relname = 'upkeep_probe'`);
+    expect(Number(rows[0].reltuples)).toBe(20_000);
+  });
+
+  it('dead rows are vacuumed away, and a table with nothing to do is left alone', async () => {
+    // 5,000 of 20,000 rows deleted and 5,000 updated: past autovacuum's 50 + 20% for a vacuum.
+    await database.pool.query('DELETE FROM upkeep_probe WHERE id % 4 = 0');
+    await database.pool.query('UPDATE upkeep_probe SET note = \'y\' WHERE id % 4 = 1');
+    expect(await whenDue('upkeep_probe', true)).toBe(true);
+    expect((await tablesDue(database.pool)).find((t) => t.table === 'upkeep_probe')?.vacuum).toBe(true);
+
+    const done = await upkeepTables(database.pool);
+    expect(done.vacuumed).toContain('"public"."upkeep_probe"');
+    const dead = async () => Number((await database.pool.query<{ n: string }>(`SELECT n_dead_tup AS n FROM pg_stat_user_tables WHERE relname = 'upkeep_probe'`)).rows[0].n);
+    expect(await until(async () => (await database.pool.query('SELECT 1'), (await dead()) === 0), 15_000)).toBe(true);
+    // Done: the next round finds nothing to do for it.
+    expect(await whenDue('upkeep_probe', false)).toBe(true);
+    const again = await upkeepTables(database.pool);
+    expect([...again.analyzed, ...again.vacuumed]).not.toContain('"public"."upkeep_probe"');
+  });
+
+  it('the job runs on the embedded database only (a PostgreSQL server has autovacuum)', () => {
+    const names = jobDefinitions(createContainer(testConfig(testDatabase.env), database)).map((j) => j.name);
+    expect(names.includes('table-upkeep')).toBe(!isServerRun());
+    expect(database.kind).toBe(isServerRun() ? 'server' : 'embedded');
+  });
+});
