@@ -22,6 +22,12 @@ export const AUTOVACUUM_DEFAULTS = {
   /** Inserts alone also call for a vacuum (PostgreSQL 13+): it sets the visibility map, which index-only scans read. */
   insertThreshold: 1000,
   insertScale: 0.2,
+  /**
+   * autovacuum_freeze_max_age: a table whose oldest unfrozen transaction id is this old is vacuumed
+   * whatever its counters say, so the database never nears transaction id wraparound (at ~2
+   * billion PostgreSQL stops taking writes; a busy embedded instance makes 200 million in days).
+   */
+  freezeMaxAge: 200_000_000,
 } as const;
 
 /** The plain pg client the upkeep talks through: VACUUM must go as a simple query, outside any transaction. */
@@ -49,16 +55,17 @@ export interface UpkeepDone {
 export async function tablesDue(client: UpkeepClient, limits = AUTOVACUUM_DEFAULTS): Promise<TableDue[]> {
   const { rows } = await client.query<TableDue>(
     `SELECT s.schemaname AS schema, s.relname AS "table",
-            (s.n_dead_tup > $3 + $4 * t.tuples OR s.n_ins_since_vacuum > $5 + $6 * t.tuples) AS vacuum
+            (s.n_dead_tup > $3 + $4 * t.tuples OR s.n_ins_since_vacuum > $5 + $6 * t.tuples OR age(c.relfrozenxid) > $7) AS vacuum
      FROM pg_stat_user_tables s
      JOIN pg_class c ON c.oid = s.relid
      CROSS JOIN LATERAL (SELECT greatest(c.reltuples, 0) AS tuples) t
      WHERE c.relkind = 'r'
        AND (s.n_mod_since_analyze > $1 + $2 * t.tuples
             OR s.n_dead_tup > $3 + $4 * t.tuples
-            OR s.n_ins_since_vacuum > $5 + $6 * t.tuples)
+            OR s.n_ins_since_vacuum > $5 + $6 * t.tuples
+            OR age(c.relfrozenxid) > $7)
      ORDER BY s.schemaname, s.relname`,
-    [limits.analyzeThreshold, limits.analyzeScale, limits.vacuumThreshold, limits.vacuumScale, limits.insertThreshold, limits.insertScale],
+    [limits.analyzeThreshold, limits.analyzeScale, limits.vacuumThreshold, limits.vacuumScale, limits.insertThreshold, limits.insertScale, limits.freezeMaxAge],
   );
   return rows;
 }
