@@ -13,8 +13,19 @@
  * does autovacuum's choice, and it is one statement over `pg_stat_user_tables`.
  */
 
+/** When a table is due: a threshold in rows plus a fraction of the table's rows, as autovacuum reckons. */
+export interface AutovacuumLimits {
+  analyzeThreshold: number;
+  analyzeScale: number;
+  vacuumThreshold: number;
+  vacuumScale: number;
+  insertThreshold: number;
+  insertScale: number;
+  freezeMaxAge: number;
+}
+
 /** PostgreSQL's defaults (autovacuum_analyze_threshold and _scale_factor, and so on). */
-export const AUTOVACUUM_DEFAULTS = {
+export const AUTOVACUUM_DEFAULTS: Readonly<AutovacuumLimits> = {
   analyzeThreshold: 50,
   analyzeScale: 0.1,
   vacuumThreshold: 50,
@@ -28,7 +39,7 @@ export const AUTOVACUUM_DEFAULTS = {
    * billion PostgreSQL stops taking writes; a busy embedded instance makes 200 million in days).
    */
   freezeMaxAge: 200_000_000,
-} as const;
+};
 
 /** The plain pg client the upkeep talks through: VACUUM must go as a simple query, outside any transaction. */
 export interface UpkeepClient {
@@ -52,7 +63,7 @@ export interface UpkeepDone {
  * tables only: a partitioned table (pg-boss's `job`) is upkept through its partitions, as
  * autovacuum does. A table never analyzed counts as empty, so its first changes make it due.
  */
-export async function tablesDue(client: UpkeepClient, limits = AUTOVACUUM_DEFAULTS): Promise<TableDue[]> {
+export async function tablesDue(client: UpkeepClient, limits: AutovacuumLimits = AUTOVACUUM_DEFAULTS): Promise<TableDue[]> {
   const { rows } = await client.query<TableDue>(
     `SELECT s.schemaname AS schema, s.relname AS "table",
             (s.n_dead_tup > $3 + $4 * t.tuples OR s.n_ins_since_vacuum > $5 + $6 * t.tuples OR age(c.relfrozenxid) > $7) AS vacuum
@@ -79,7 +90,7 @@ function qualified(schema: string, table: string): string {
 }
 
 /** Analyzes or vacuums each table that is due; what was done, by qualified name. */
-export async function upkeepTables(client: UpkeepClient, limits = AUTOVACUUM_DEFAULTS): Promise<UpkeepDone> {
+export async function upkeepTables(client: UpkeepClient, limits: AutovacuumLimits = AUTOVACUUM_DEFAULTS): Promise<UpkeepDone> {
   const done: UpkeepDone = { analyzed: [], vacuumed: [] };
   for (const due of await tablesDue(client, limits)) {
     const name = qualified(due.schema, due.table);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { createContainer } from '../../src/container.ts';
 import { jobDefinitions } from '../../src/jobs/jobs.ts';
-import { tablesDue, upkeepTables } from '../../src/db/table-upkeep.ts';
+import { AUTOVACUUM_DEFAULTS, tablesDue, upkeepTables, type AutovacuumLimits } from '../../src/db/table-upkeep.ts';
 import { testConfig } from '../helpers/test-app.ts';
 import { until } from '../helpers/poll.ts';
 import { createTestDatabase, isServerRun, type TestDatabase } from '../helpers/test-database.ts';
@@ -84,6 +84,16 @@ describe('table upkeep: what autovacuum would do, where PGlite does not', () => 
     expect(await whenDue('upkeep_probe', false)).toBe(true);
     const again = await upkeepTables(database.pool);
     expect([...again.analyzed, ...again.vacuumed]).not.toContain('"public"."upkeep_probe"');
+  });
+
+  it('a table whose oldest unfrozen transaction passes the freeze age is vacuumed, whatever its counters say', async () => {
+    await database.pool.query('INSERT INTO upkeep_probe VALUES (-1, -1, NULL)');
+    const countersNever = { ...AUTOVACUUM_DEFAULTS, analyzeThreshold: 1e12, vacuumThreshold: 1e12, insertThreshold: 1e12 };
+    const listed = async (limits: AutovacuumLimits) => (await tablesDue(database.pool, limits)).find((t) => t.table === 'upkeep_probe');
+    // Its transactions are far younger than 200 million: not due.
+    expect(await listed(countersNever)).toBeUndefined();
+    // Any unfrozen transaction older than the limit makes it due for a vacuum.
+    expect(await listed({ ...countersNever, freezeMaxAge: 0 })).toEqual({ schema: 'public', table: 'upkeep_probe', vacuum: true });
   });
 
   it('the job runs on the embedded database only (a PostgreSQL server has autovacuum)', () => {
