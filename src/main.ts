@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from './config.ts';
+import { createTableUpkeep } from './db/table-upkeep.ts';
 import { openDatabase } from './db/database.ts';
 import { DataDirInUseError } from './db/embedded.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -65,6 +66,9 @@ async function main(): Promise<void> {
     ? createWebhookDispatcher({ delivery: container.webhookDelivery, concurrency: config.webhooks.concurrency, pollMs: config.webhooks.pollMs, log: app.log.child({ module: 'webhooks' }) })
     : null;
   webhookDispatcher?.start();
+  // PGlite has no autovacuum: its tables are analyzed and vacuumed here (db/table-upkeep.ts).
+  const tableUpkeep = database.kind === 'embedded' ? createTableUpkeep({ client: database.pool, log: app.log.child({ module: 'table-upkeep' }) }) : null;
+  tableUpkeep?.start();
   if (simulator) app.log.info({ answersPerMinute: config.simAnswersPerMinute }, 'simulated heads answer live questions (development only)');
   // METRICS_PORT (docs/operations.md "Metrics"): /metrics on a listener of its own, workers included.
   const metricsServer = config.metrics.port !== null ? await startMetricsServer(container.metrics, { host: config.metrics.host, port: config.metrics.port }) : null;
@@ -89,6 +93,7 @@ async function main(): Promise<void> {
       await metricsServer?.close();
       await simulator?.stop();
       await webhookDispatcher?.stop();
+      await tableUpkeep?.stop();
       await jobs.stop();
       await notifier.stop();
       await database.close();

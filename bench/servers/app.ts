@@ -8,6 +8,7 @@ import { createContainer } from '../../src/container.ts';
 import { buildApp } from '../../src/app.ts';
 import { seedSimulatedPanel } from '../../src/modules/panel/panel-seed.ts';
 import { createJobRunner, type JobRunner } from '../../src/jobs/job-runner.ts';
+import { createTableUpkeep, type TableUpkeep } from '../../src/db/table-upkeep.ts';
 import { createWebhookDispatcher, type WebhookDispatcher } from '../../src/modules/events/webhook-dispatcher.ts';
 import { jobDefinitions } from '../../src/jobs/jobs.ts';
 import { notifierFor, type Notifier } from '../../src/lib/notifier.ts';
@@ -73,8 +74,10 @@ await serveChild(async () => {
   let notifier: Notifier | null = null;
   let jobs: JobRunner | null = null;
   let webhooks: WebhookDispatcher | null = null;
+  let tableUpkeep: TableUpkeep | null = null;
   const stopAll = async () => {
     await webhooks?.stop();
+    await tableUpkeep?.stop();
     await dispatcherPool?.end();
     await jobs?.stop();
     await notifier?.stop();
@@ -128,6 +131,9 @@ await serveChild(async () => {
     };
     webhooks = createWebhookDispatcher({ delivery, concurrency: config.webhooks.concurrency, pollMs: config.webhooks.pollMs, log: app.log });
     webhooks.start();
+    // As main.ts: the embedded database's autovacuum stand-in.
+    tableUpkeep = database.kind === 'embedded' ? createTableUpkeep({ client: database.pool, log: app.log }) : null;
+    tableUpkeep?.start();
     const jobsMs = ms(t);
     const dispatcher = () => ({ dispatcherQueries: byApplication()[DISPATCHER_APPLICATION] ?? 0, claims: dispatcherCounts.claims, emptyClaims: dispatcherCounts.emptyClaims, claimed: dispatcherCounts.claimed, attemptsEnded: { ...dispatcherCounts.attemptsEnded } });
     const control = createAppControl({ config: containerConfig, database, container, counters: { queries, otherQueries }, dispatcher });

@@ -7,11 +7,16 @@
  * kept a sequential scan of `questions` chosen when the table had a few rows, 20 ms a batch
  * instead of 0.4 (docs/performance.md "The embedded database's upkeep").
  *
- * So once a minute (the job `table-upkeep`, embedded only; a server has autovacuum) the tables
- * autovacuum would pick, by its own default thresholds, are analyzed or vacuumed, one statement
- * per table, so the other connections' statements go between them. Written by hand: no library
- * does autovacuum's choice, and it is one statement over `pg_stat_user_tables`.
+ * So every few seconds (createTableUpkeep, started by main.ts on the embedded database only; a
+ * server has autovacuum) the tables autovacuum would pick, by its own default thresholds, are
+ * analyzed or vacuumed, one statement per table, so the other connections' statements go between
+ * them. More often than autovacuum's one minute: the check is one statement, and a burst of
+ * writes (a fresh database's first minutes, thousands of asks) is caught before plans made on the
+ * small tables serve for long. Written by hand: no library does autovacuum's choice.
  */
+
+/** How often the embedded database's tables are checked. */
+export const TABLE_UPKEEP_EVERY_MS = 10_000;
 
 /** When a table is due: a threshold in rows plus a fraction of the table's rows, as autovacuum reckons. */
 export interface AutovacuumLimits {
@@ -105,4 +110,64 @@ export async function upkeepTables(client: UpkeepClient, limits: AutovacuumLimit
     (due.vacuum ? done.vacuumed : done.analyzed).push(name);
   }
   return done;
+}
+
+export interface TableUpkeep {
+  /** Checks every `everyMs` from now, one pass at a time. */
+  start(): void;
+  /** No further pass; resolves once a pass under way has finished. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The upkeep loop: a pass (upkeepTables) every `everyMs`, never two at once. A failed pass is
+ * logged and the next one tries again (a VACUUM refused while the database shuts down, say).
+ */
+export function createTableUpkeep(options: {
+  client: UpkeepClient;
+  everyMs?: number;
+  limits?: AutovacuumLimits;
+  log: { debug(obj: object, msg: string): void; error(obj: object, msg: string): void };
+}): TableUpkeep {
+  const { client, log, everyMs = TABLE_UPKEEP_EVERY_MS, limits = AUTOVACUUM_DEFAULTS } = options;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  let stopped = true;
+
+  async function pass(): Promise<void> {
+    const started = performance.now();
+    try {
+      const done = await upkeepTables(client, limits);
+      if (done.analyzed.length || done.vacuumed.length) log.debug({ ...done, ms: Math.round(performance.now() - started) }, 'table upkeep');
+    } catch (error) {
+      log.error({ err: error }, 'table upkeep failed; the next pass tries again');
+    }
+  }
+
+  function schedule(): void {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      timer = null;
+      running = pass().finally(() => {
+        running = null;
+        schedule();
+      });
+    }, everyMs);
+    // Never what keeps the process alive (the admin CLI, a test).
+    timer.unref();
+  }
+
+  return {
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      schedule();
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await running;
+    },
+  };
 }

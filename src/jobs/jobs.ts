@@ -9,7 +9,6 @@ import { connectionsJobs } from '../modules/connections/connections.jobs.ts';
 import { webhooksJobs } from '../modules/events/webhooks.jobs.ts';
 import { accountsJobs } from '../modules/accounts/accounts.jobs.ts';
 import { uploadsJobs } from '../modules/uploads/uploads.jobs.ts';
-import { tableUpkeepJobs } from './table-upkeep.jobs.ts';
 
 /** Every job of the service, each declared beside its feature (`<feature>.jobs.ts`). */
 export function jobDefinitions(container: Container): JobDefinition[] {
@@ -23,6 +22,5 @@ export function jobDefinitions(container: Container): JobDefinition[] {
     ...webhooksJobs({ deliveries: container.webhookDeliveriesRepo, clock: container.clock }),
     ...accountsJobs(container.formNonces),
     ...uploadsJobs(container.uploads),
-    ...tableUpkeepJobs(container.database),
   ];
 }

@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
 import { openDatabase, type Database } from '../../src/db/database.ts';
-import { createContainer } from '../../src/container.ts';
-import { jobDefinitions } from '../../src/jobs/jobs.ts';
-import { AUTOVACUUM_DEFAULTS, tablesDue, upkeepTables, type AutovacuumLimits } from '../../src/db/table-upkeep.ts';
+import { AUTOVACUUM_DEFAULTS, createTableUpkeep, tablesDue, upkeepTables, type AutovacuumLimits } from '../../src/db/table-upkeep.ts';
 import { testConfig } from '../helpers/test-app.ts';
 import { until } from '../helpers/poll.ts';
+import { ServiceProcess, freePort, serviceEnv } from '../helpers/service-process.ts';
 import { createTestDatabase, isServerRun, type TestDatabase } from '../helpers/test-database.ts';
 
 /**
@@ -96,9 +99,50 @@ describe('table upkeep: what autovacuum would do, where PGlite does not', () => 
     expect(await listed({ ...countersNever, freezeMaxAge: 0 })).toEqual({ schema: 'public', table: 'upkeep_probe', vacuum: true });
   });
 
-  it('the job runs on the embedded database only (a PostgreSQL server has autovacuum)', () => {
-    const names = jobDefinitions(createContainer(testConfig(testDatabase.env), database)).map((j) => j.name);
-    expect(names.includes('table-upkeep')).toBe(!isServerRun());
-    expect(database.kind).toBe(isServerRun() ? 'server' : 'embedded');
+  it('the upkeep loop: a pass every interval, a failed pass logged and tried again, stop waits for the pass under way', async () => {
+    await database.pool.query('INSERT INTO upkeep_probe SELECT g, g, NULL FROM generate_series(100001, 140000) g');
+    expect(await whenDue('upkeep_probe', true)).toBe(true);
+    const errors: unknown[] = [];
+    let failOnce = true;
+    let passes = 0;
+    const client = {
+      query: async <R>(text: string, values?: unknown[]) => {
+        if (text.startsWith('SELECT')) passes += 1;
+        if (failOnce && text.startsWith('SELECT')) {
+          failOnce = false;
+          throw Object.assign(new Error('the database went away for a moment'), { code: '57P01' });
+        }
+        return database.pool.query(text, values) as unknown as Promise<{ rows: R[] }>;
+      },
+    };
+    const upkeep = createTableUpkeep({ client, everyMs: 50, log: { debug() {}, error: (obj) => void errors.push(obj) } });
+    upkeep.start();
+    const reltuples = async () => Number((await database.pool.query<{ n: string }>(`SELECT reltuples AS n FROM pg_class WHERE relname = 'upkeep_probe'`)).rows[0].n);
+    expect(await until(async () => (await reltuples()) > 50_000, 15_000), 'the second pass upkept the table').toBe(true);
+    await upkeep.stop();
+    expect(errors).toHaveLength(1);
+    const after = passes;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(passes, 'no pass after stop').toBe(after);
   });
+
+  it.skipIf(isServerRun())('the service upkeeps its embedded database: the seeded panel is analyzed within seconds of start', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hc-upkeep-'));
+    const port = await freePort();
+    const service = new ServiceProcess(serviceEnv({ NODE_ENV: 'development', HOST: '127.0.0.1', PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir, LOG_LEVEL: 'warn', SIM_HEADS: '2000', SIM_ANSWERS_PER_MINUTE: '0' }));
+    // Another program on the database's socket in DATA_DIR, as psql would be (docs/operations.md).
+    const outside = new pg.Client({ host: dataDir, port: 5432, user: 'postgres', database: 'postgres', application_name: 'psql' });
+    try {
+      await service.ready();
+      await outside.connect();
+      const analyzed = async () => (await outside.query<{ relname: string }>(`SELECT relname FROM pg_stat_user_tables WHERE last_analyze IS NOT NULL OR last_vacuum IS NOT NULL`)).rows.map((r) => r.relname);
+      expect(await until(async () => (await analyzed()).includes('heads'), 30_000), service.tail()).toBe(true);
+      const { rows } = await outside.query<{ n: string }>(`SELECT reltuples AS n FROM pg_class WHERE relname = 'heads'`);
+      expect(Number(rows[0].n)).toBe(2000);
+    } finally {
+      await outside.end().catch(() => undefined);
+      await service.kill();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });
