@@ -153,7 +153,7 @@ export function createTableUpkeep(options: {
         schedule();
       });
     }, everyMs);
-    // Never what keeps the process alive (the admin CLI, a test).
+    // Never what keeps a process alive that is otherwise done (a test that did not stop it).
     timer.unref();
   }
 
