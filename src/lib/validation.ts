@@ -30,7 +30,7 @@ export const textAjv = makeAjv(true);
  * Shared schemas ($id) are known to both instances, so routes can `$ref` them. They are not
  * checked against the JSON Schema meta-schema here: doing so for every shared schema, twice, was
  * ~70 ms of every start (issue 15), for schemas that only change with the code. The unit test
- * `validation.test.ts` checks each of them instead; a route's own schema is still checked when it
+ * `src/openapi-schemas.test.ts` checks each of them instead; a route's own schema is still checked when it
  * is compiled.
  */
 export function registerSharedSchema(schema: TSchema): void {

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Clock } from '../../lib/clock.ts';
 import { concurrencyLimit } from '../../lib/concurrency-limit.ts';
+import { loadOnce } from '../../lib/load-once.ts';
 import { AppError, notFound, validationError } from '../../lib/errors.ts';
 import { tokenSigner } from '../../lib/signed-token.ts';
 import { answerLinkUrl, questionView } from '../questions/question-view.ts';
@@ -65,6 +66,9 @@ export interface ExportServiceDeps {
   /** SESSION_SECRET: keys the export links' signatures. */
   signingSecret: string;
 }
+
+/** qrcode loads with the first QR code, not at start-up (issue 15). */
+const qrcode = loadOnce(() => import('qrcode'));
 
 export function createExportService(deps: ExportServiceDeps) {
   const { questions, results, renderer, clock } = deps;
@@ -136,8 +140,7 @@ export function createExportService(deps: ExportServiceDeps) {
     async qr(accountId: string, id: string, format: 'svg' | 'png'): Promise<ExportFile> {
       const row = await rowOf(accountId, id);
       const url = answerLinkUrl(base, row.link_code);
-      // qrcode loads with the first QR code, not at start-up (issue 15).
-      const { default: QRCode } = await import('qrcode');
+      const { default: QRCode } = await qrcode();
       // Without a callback both return promises (the types declare the callback form only).
       const body =
         format === 'svg'
