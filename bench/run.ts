@@ -6,7 +6,7 @@ import { machineInfo } from './lib/machine.ts';
 import { createTempDatabase, type TempDatabase } from './lib/temp-database.ts';
 import { startServer, type RunningServer } from './lib/child.ts';
 import { checkSample, runLoad } from './lib/load.ts';
-import { formatReport, writeJson, type RunReport, type ScenarioReport, type WaitsReport, type WebhooksReport } from './lib/report.ts';
+import { formatReport, writeJson, type BaselineTxn, type RunReport, type ScenarioReport, type WaitsReport, type WebhooksReport } from './lib/report.ts';
 import { BASELINE_ID, SCENARIOS } from './scenarios/index.ts';
 import { formatStartup, measureStartup, STARTUP_ID, STARTUP_RUNS, type StartupReport } from './lib/startup.ts';
 import { formatGoals, goalRows } from './lib/goals.ts';
@@ -142,9 +142,18 @@ async function main(): Promise<RunReport> {
   }
 
   /** The plain single-row INSERT transaction, right after a write row, at the same concurrency. */
-  async function insertTxn(app: RunningServer) {
+  async function insertTxn(app: RunningServer): Promise<BaselineTxn> {
+    return baselineTxn(() => app.call('insert.run', closedLoop, (options.seconds + 60) * 1000));
+  }
+
+  /** The ask's own rows in one statement in one transaction (servers/ask-rows.ts), over `accounts` accounts. */
+  async function askRowsTxn(app: RunningServer, accounts: number): Promise<BaselineTxn> {
+    return baselineTxn(() => app.call('askRows.run', { ...closedLoop, accounts }, (options.seconds + 120) * 1000));
+  }
+
+  async function baselineTxn(call: () => Promise<DriveResult>): Promise<BaselineTxn> {
     const dbBefore = dbCpu();
-    const run = await app.call('insert.run', closedLoop, (options.seconds + 60) * 1000);
+    const run = await call();
     const dbAfter = dbCpu();
     return {
       perSecond: run.perSecond,
@@ -181,7 +190,9 @@ async function main(): Promise<RunReport> {
     const paired =
       scenario.id === BASELINE_ID ? result : await runLoad(servers.get(pairedWith.target)!.baseUrl, pairedWith, measured, pairedId === BASELINE_ID ? undefined : setups.get(pairedId));
     const insert = scenario.insertBaseline ? await insertTxn(server) : null;
-    const flagged = result.non2xx + result.errors + result.timeouts + notOk > 0 || paired.non2xx + paired.errors + paired.timeouts > 0 || (insert?.errors ?? 0) > 0;
+    const askRows = scenario.askRowsBaseline ? await askRowsTxn(server, scenario.askRowsBaseline.accounts) : null;
+    const flagged =
+      result.non2xx + result.errors + result.timeouts + notOk > 0 || paired.non2xx + paired.errors + paired.timeouts > 0 || (insert?.errors ?? 0) > 0 || (askRows?.errors ?? 0) > 0;
     const vsBare = { requestsPerSecond: ratioOf(result.requestsPerSecond, paired.requestsPerSecond), p50: ratioOf(result.latencyMs.p50, paired.latencyMs.p50) };
     const row: ScenarioReport = {
       id: scenario.id,
@@ -194,6 +205,7 @@ async function main(): Promise<RunReport> {
       vsBare,
       insertTxn: insert,
       vsInsertTxn: insert ? ratioOf(result.requestsPerSecond, insert.perSecond) : null,
+      ...(askRows ? { askRowsTxn: askRows, vsAskRowsTxn: ratioOf(result.requestsPerSecond, askRows.perSecond) } : {}),
       sqlPerRequest: scenario.target === 'bare' ? null : perRequest(after.queries - before.queries, handled),
       otherSqlPerRequest: scenario.target === 'bare' ? null : perRequest(after.otherQueries - before.otherQueries, handled),
       appCpuMsPerRequest: perRequest((after.cpuMicros - before.cpuMicros) / 1000, handled),
@@ -203,7 +215,7 @@ async function main(): Promise<RunReport> {
     };
     log(
       `  ${scenario.id.padEnd(20)} ${String(result.requestsPerSecond).padStart(7)} req/s  p50 ${result.latencyMs.p50.toFixed(2)} ms  p99 ${result.latencyMs.p99.toFixed(2)} ms` +
-        `  (${pairedId} ${paired.requestsPerSecond} req/s → ${vsBare.requestsPerSecond}×${insert ? `; insert tx ${insert.perSecond}/s → ${row.vsInsertTxn}×` : ''})` +
+        `  (${pairedId} ${paired.requestsPerSecond} req/s → ${vsBare.requestsPerSecond}×${insert ? `; insert tx ${insert.perSecond}/s → ${row.vsInsertTxn}×` : ''}${askRows ? `; the ask's rows ${askRows.perSecond}/s → ${row.vsAskRowsTxn}×` : ''})` +
         `${result.outcomes ? `  outcomes ${JSON.stringify(result.outcomes)}` : ''}${flagged ? '  FLAGGED' : ''}`,
     );
     return row;

@@ -52,6 +52,12 @@ export interface AppControls {
   'accounts.create': { args: { accounts: number; credits: number }; result: { secrets: string[]; accountIds: string[] } };
   /** BEGIN; INSERT one row into a scratch table; COMMIT — in a closed loop on a pool like the app's. */
   'insert.run': { args: DriveSettings; result: DriveResult };
+  /**
+   * The asks rows' second limit (servers/ask-rows.ts): the rows one ask writes, copied from a
+   * real ask, in one statement in one transaction, over `accounts` accounts in turn; closed loop,
+   * on the baseline's pool.
+   */
+  'askRows.run': { args: DriveSettings & { accounts: number }; result: DriveResult };
   /** Panel heads, accounts and live questions for an answers workload (kept under `id`). */
   'answers.prepare': { args: AnswersWorkload; result: { heads: number; questions: number; accounts: number; ms: number } };
   /** container.answers.record in a closed loop; the workload keeps its cursor between runs. */

@@ -28,6 +28,18 @@ export interface RowResult {
   firstError?: string | null;
 }
 
+/** A baseline transaction measured in the app child right after a write row, at the same concurrency. */
+export interface BaselineTxn {
+  perSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  /** The app process's CPU per transaction (it runs in the app child, on a pool like the app's). */
+  appCpuMs: number;
+  /** The local PostgreSQL server's CPU per transaction; null on the embedded database (it is in appCpuMs). */
+  dbCpuMs: number | null;
+}
+
 export interface ScenarioReport {
   id: string;
   title: string;
@@ -48,17 +60,15 @@ export interface ScenarioReport {
    * app child, same concurrency, same database) measured right after this row, and this row's
    * rate relative to it (0.05 = one ask costs as much time as 20 plain insert transactions).
    */
-  insertTxn: {
-    perSecond: number;
-    p50: number;
-    p99: number;
-    errors: number;
-    /** The app process's CPU per transaction (it runs in the app child, on a pool like the app's). */
-    appCpuMs: number;
-    /** The local PostgreSQL server's CPU per transaction; null on the embedded database (it is in appCpuMs). */
-    dbCpuMs: number | null;
-  } | null;
+  insertTxn: BaselineTxn | null;
   vsInsertTxn: number | null;
+  /**
+   * The asks rows: the rows one ask writes, copied from a real ask, in one statement in one
+   * transaction (bench/servers/ask-rows.ts), same concurrency and accounts, measured right after
+   * the plain insert; what an ask costs the database whatever the app does. Absent on other rows.
+   */
+  askRowsTxn?: BaselineTxn;
+  vsAskRowsTxn?: number;
   /** SQL statements of the app's pool per request the server handled during the measured run; null for the bare server. */
   sqlPerRequest: number | null;
   /** Statements on the app's other connections (job queue pool, LISTEN) per completed request. */

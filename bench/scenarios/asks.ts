@@ -47,6 +47,7 @@ export const asks: Scenario = {
   status: 201,
   prepare: (app) => keys(app, 1),
   insertBaseline: true,
+  askRowsBaseline: { accounts: 1 },
   check: checkAsk,
 };
 
@@ -60,5 +61,6 @@ export const asksSpread: Scenario = {
   status: 201,
   prepare: (app) => keys(app, 20),
   insertBaseline: true,
+  askRowsBaseline: { accounts: 20 },
   check: checkAsk,
 };

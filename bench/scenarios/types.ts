@@ -83,6 +83,11 @@ export interface Scenario {
   /** Pair the row with the plain-insert transaction baseline too. */
   insertBaseline?: boolean;
   /**
+   * The asks rows: pair the row with the ask's own rows written in one statement in one
+   * transaction too (servers/ask-rows.ts), over this many accounts in turn.
+   */
+  askRowsBaseline?: { accounts: number };
+  /**
    * Sorts each 2xx response body of the measured run into an outcome: 'ok' when the request did
    * its work, a reason when it returned without doing it (an answer not accepted: `full`). The
    * counts are reported, and any outcome other than 'ok' flags the row, as in the in-app rows.

@@ -11,6 +11,8 @@ import { newId } from '../../src/lib/ids.ts';
 import { randomBase62 } from '../../src/lib/base62.ts';
 import { answerSentiment } from '../../src/modules/text/sentiment.ts';
 import { drive } from '../lib/drive.ts';
+import { ASK_DRAFT } from '../scenarios/asks.ts';
+import { readAskRows, writeAskRows, type AskRowsTemplate } from './ask-rows.ts';
 import type { EventName } from '../../src/modules/events/webhooks.schemas.ts';
 import type { AnswersWorkload, AppControlName, AppControls, DispatcherCounters, ResultsSetup, ResultsWorkload } from '../lib/protocol.ts';
 
@@ -118,6 +120,26 @@ export function createAppControl(deps: {
       client.release();
     }
     return 'ok';
+  }
+
+  // --- the ask's own rows (servers/ask-rows.ts) ---------------------------------------------------
+  let askRows: { template: AskRowsTemplate; accounts: Array<{ accountId: string; lotId: string }>; next: number } | null = null;
+  async function askRowsOf(accounts: number) {
+    if (askRows?.accounts.length === accounts) return askRows;
+    const pool = await baselinePool();
+    const made = [];
+    for (let i = 0; i < accounts; i++) {
+      const { actor } = await makeAccount(1_000_000_000);
+      const lot = await db.selectFrom('credit_lots').select('id').where('account_id', '=', actor.accountId).executeTakeFirstOrThrow();
+      made.push({ actor, accountId: actor.accountId, lotId: lot.id });
+    }
+    // The template: a real ask of the asks rows' draft, as the HTTP route would make it.
+    const asked = await container.asks.ask(made[0].actor, { draft: { ...ASK_DRAFT, options: ASK_DRAFT.options.map((o) => ({ ...o })) } } as never, randomUUID());
+    askRows = { template: await readAskRows(pool, asked.body.question.id), accounts: made, next: 0 };
+    const state = askRows;
+    // Warm, as the plain-insert baseline is: every connection opened, plans cached.
+    await drive({ seconds: 1, concurrency: config.databasePoolSize * 2 }, () => writeAskRows(pool, state.template, state.accounts[state.next++ % state.accounts.length]), counters);
+    return state;
   }
 
   // --- answers ----------------------------------------------------------------------------------
@@ -310,6 +332,12 @@ export function createAppControl(deps: {
     async 'insert.run'(settings) {
       const pool = await baselinePool();
       return drive(settings, () => insertOne(pool), counters);
+    },
+
+    async 'askRows.run'({ accounts, ...settings }) {
+      const state = await askRowsOf(accounts);
+      const pool = await baselinePool();
+      return drive(settings, () => writeAskRows(pool, state.template, state.accounts[state.next++ % state.accounts.length]), counters);
     },
 
     async 'answers.prepare'(spec) {
