@@ -55,7 +55,9 @@ export function goalRows(report: RunReport, startup: StartupReport | null): Goal
       figure: "  the same asks / the ask's own rows in one transaction",
       value: `${ratio(asks.vsAskRowsTxn)} (${asks.result.requestsPerSecond}/s)`,
       goal: '-',
-      limit: `the ask's rows ${asks.askRowsTxn.perSecond}/s = ${ratio(asks.askRowsTxn.perSecond / asks.insertTxn.perSecond)} the insert`,
+      limit:
+        `the ask's rows ${asks.askRowsTxn.perSecond}/s = ${ratio(asks.askRowsTxn.perSecond / asks.insertTxn.perSecond)} the insert` +
+        (asks.askRowsTxn.dbCpuMs !== null && asks.insertTxn.dbCpuMs !== null ? ` (database CPU ${asks.askRowsTxn.dbCpuMs.toFixed(2)} ms against ${asks.insertTxn.dbCpuMs.toFixed(2)})` : ''),
       met: null,
       context: true,
     });
