@@ -133,7 +133,7 @@ export function createAppControl(deps: {
       const lot = await db.selectFrom('credit_lots').select('id').where('account_id', '=', actor.accountId).executeTakeFirstOrThrow();
       made.push({ actor, accountId: actor.accountId, lotId: lot.id });
     }
-    // The template: a real ask of the asks rows' draft, as the HTTP route would make it.
+    // The template: a real ask of the asks rows' draft, through the ask service the route calls.
     const asked = await container.asks.ask(made[0].actor, { draft: { ...ASK_DRAFT, options: ASK_DRAFT.options.map((o) => ({ ...o })) } } as never, randomUUID());
     askRows = { template: await readAskRows(pool, asked.body.question.id), accounts: made, next: 0 };
     const state = askRows;
