@@ -1,4 +1,4 @@
-import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { PGLiteSocketHandler, type PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 /**
  * Works around electric-sql/pglite#1046 (fixed upstream by PR #977, not yet released in the
@@ -10,6 +10,13 @@ import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
  * same loop plus one rule: once a connection starts an extended-protocol query, its messages run
  * until its Sync before anyone else's. It also keeps the loop alive after a failed message
  * (the original returns with `processing` left true and stalls every connection).
+ *
+ * And it runs what a connection sent together together (issue 15, docs/performance.md "The
+ * embedded socket server"): the original hands PGlite one message at a time, so a statement
+ * (Parse, Bind, Describe, Execute, Sync) was five calls into the WebAssembly backend, five turns
+ * of the queue and five socket writes. Every complete message of a connection's read goes to
+ * PGlite in one call (PGlite's backend reads them in order, as PostgreSQL reads its socket) and
+ * the answers go back in one write. A startup message still goes alone (it names the connection).
  */
 const EXTENDED = new Set([0x50 /* P */, 0x42 /* B */, 0x44 /* D */, 0x45 /* E */, 0x43 /* C */, 0x48 /* H */]);
 const SYNC = 0x53; /* S */
@@ -56,7 +63,81 @@ export interface SocketWatch {
   foreignMessage(): void;
 }
 
+/**
+ * The bytes at the front of `buffer` that form complete messages to run together: a startup
+ * message alone, else every complete typed message (type byte, then a length that counts itself).
+ * 0 when the first message is not complete yet. The startup test is the original handler's.
+ */
+export function completeMessages(buffer: Uint8Array): number {
+  const view = new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+  if (buffer.length >= 8 && view.getInt32(4) === PROTOCOL_3) {
+    const length = view.getInt32(0);
+    return buffer.length >= length ? length : 0;
+  }
+  let end = 0;
+  while (buffer.length - end >= 5) {
+    const length = 1 + view.getInt32(end + 1);
+    if (length < 5 || buffer.length - end < length) break;
+    end += length;
+  }
+  return end;
+}
+
+/** Whether a run of typed messages leaves an extended-protocol query open (no Sync after its last extended message); null when it has neither. */
+function leavesQueryOpen(messages: Uint8Array): boolean | null {
+  if (startupApplicationName(messages) !== null) return null;
+  const view = new DataView(messages.buffer, messages.byteOffset, messages.byteLength);
+  let open: boolean | null = null;
+  for (let at = 0; at + 5 <= messages.length; at += 1 + view.getInt32(at + 1)) {
+    const type = messages[at];
+    if (type === SYNC) open = false;
+    else if (EXTENDED.has(type)) open = true;
+  }
+  return open;
+}
+
+/** What this file needs of a connection's handler (pglite-socket's private fields). */
+interface Handler {
+  id: number;
+  socket: { writable: boolean; write(data: Uint8Array): boolean } | null;
+  active: boolean;
+  messageBuffer: Buffer;
+  queryQueue: { enqueue(handlerId: number, message: Uint8Array, onData: (data: Uint8Array) => void): Promise<number> };
+  handleSslRequest(): boolean;
+  handleCancelRequest(): boolean;
+  dispatchEvent(event: Event): boolean;
+}
+
+/** The handler's `handleData`, with a read's complete messages run in one call and answered in one write. */
+async function handleData(this: Handler, data: Buffer): Promise<number> {
+  if (!this.socket || !this.active) return 0;
+  this.messageBuffer = this.messageBuffer.length === 0 ? data : Buffer.concat([this.messageBuffer, data]);
+  let outgoing = 0;
+  while (this.messageBuffer.length > 0) {
+    if (this.handleSslRequest() || this.handleCancelRequest()) continue;
+    const length = completeMessages(this.messageBuffer);
+    if (length === 0) break;
+    const messages = new Uint8Array(this.messageBuffer.subarray(0, length));
+    this.messageBuffer = this.messageBuffer.subarray(length);
+    if (!this.active || !this.socket) break;
+    const answers: Buffer[] = [];
+    // Copied: PGlite reuses the memory it hands out.
+    await this.queryQueue.enqueue(this.id, messages, (answer) => {
+      if (answer.length > 0) answers.push(Buffer.from(answer));
+    });
+    const bytes = answers.length === 1 ? answers[0] : Buffer.concat(answers);
+    outgoing += bytes.length;
+    if (bytes.length > 0 && this.socket?.writable && this.active) this.socket.write(bytes);
+  }
+  this.dispatchEvent(new CustomEvent('data', { detail: { incoming: data.length, outgoing } }));
+  return outgoing;
+}
+
 export function keepExtendedQueriesTogether(server: PGLiteSocketServer, watch?: SocketWatch): void {
+  // On the class: the server makes a handler per connection, and offers no hook to make them.
+  const handlerProto = PGLiteSocketHandler.prototype as unknown as { handleData?: unknown };
+  if (typeof handlerProto.handleData !== 'function') throw new Error('pglite-socket changed: review src/db/pglite-socket-fix.ts');
+  handlerProto.handleData = handleData;
   const queue = (server as unknown as { queryQueue: Queue }).queryQueue;
   const db = server.db as unknown as Db;
   if (!queue || typeof queue.processQueue !== 'function') throw new Error('pglite-socket changed: review src/db/pglite-socket-fix.ts');
@@ -79,7 +160,6 @@ export function keepExtendedQueriesTogether(server: PGLiteSocketServer, watch?: 
           item = this.queue.shift();
         }
         if (!item) break;
-        const type = item.message[0];
         const name = watch ? startupApplicationName(item.message) : null;
         if (name !== null && !watch!.isOwn(name)) foreign.add(item.handlerId);
         let bytes = 0;
@@ -94,8 +174,8 @@ export function keepExtendedQueriesTogether(server: PGLiteSocketServer, watch?: 
         // promise callbacks ran since the statement), so no request that comes after it, the
         // program's own user acting on its answer included, is served from a cache of the old state.
         if (foreign.has(item.handlerId)) watch!.foreignMessage();
-        if (type === SYNC) midQuery = null;
-        else if (EXTENDED.has(type)) midQuery = item.handlerId;
+        const open = leavesQueryOpen(item.message);
+        if (open !== null) midQuery = open ? item.handlerId : null;
         this.lastHandlerId = item.handlerId;
         item.resolve(bytes);
       }
