@@ -11,8 +11,9 @@ import { newId } from '../../src/lib/ids.ts';
 import { randomBase62 } from '../../src/lib/base62.ts';
 import { answerSentiment } from '../../src/modules/text/sentiment.ts';
 import { drive } from '../lib/drive.ts';
+import { plainTransaction } from '../lib/plain-transaction.ts';
 import { ASK_DRAFT } from '../scenarios/asks.ts';
-import { readAskRows, writeAskRows, type AskRowsTemplate } from './ask-rows.ts';
+import { readAskRows, writeAskRows } from './ask-rows.ts';
 import type { EventName } from '../../src/modules/events/webhooks.schemas.ts';
 import type { AnswersWorkload, AppControlName, AppControls, DispatcherCounters, ResultsSetup, ResultsWorkload } from '../lib/protocol.ts';
 
@@ -107,27 +108,16 @@ export function createAppControl(deps: {
     await drive({ seconds: 1, concurrency: config.databasePoolSize * 2 }, () => insertOne(pool), counters);
     return pool;
   }
-  async function insertOne(pool: pg.Pool): Promise<'ok'> {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query(`INSERT INTO ${SCRATCH_TABLE} (payload) VALUES ($1)`, ['a row of the plain-insert baseline']);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
-    return 'ok';
+  function insertOne(pool: pg.Pool): Promise<'ok'> {
+    return plainTransaction(pool, `INSERT INTO ${SCRATCH_TABLE} (payload) VALUES ($1)`, ['a row of the plain-insert baseline']);
   }
 
   // --- the ask's own rows (servers/ask-rows.ts) ---------------------------------------------------
-  let askRows: { template: AskRowsTemplate; accounts: Array<{ accountId: string; lotId: string }>; next: number } | null = null;
+  let askRows: { accounts: number; copy(): Promise<'ok'> } | null = null;
   async function askRowsOf(accounts: number) {
-    if (askRows?.accounts.length === accounts) return askRows;
+    if (askRows?.accounts === accounts) return askRows;
     const pool = await baselinePool();
-    const made = [];
+    const made: Array<{ actor: Actor; accountId: string; lotId: string }> = [];
     for (let i = 0; i < accounts; i++) {
       const { actor } = await makeAccount(1_000_000_000);
       const lot = await db.selectFrom('credit_lots').select('id').where('account_id', '=', actor.accountId).executeTakeFirstOrThrow();
@@ -135,11 +125,12 @@ export function createAppControl(deps: {
     }
     // The template: a real ask of the asks rows' draft, through the ask service the route calls.
     const asked = await container.asks.ask(made[0].actor, { draft: { ...ASK_DRAFT, options: ASK_DRAFT.options.map((o) => ({ ...o })) } } as never, randomUUID());
-    askRows = { template: await readAskRows(pool, asked.body.question.id), accounts: made, next: 0 };
-    const state = askRows;
+    const template = await readAskRows(pool, asked.body.question.id);
+    let next = 0;
+    askRows = { accounts, copy: () => writeAskRows(pool, template, made[next++ % made.length]) };
     // Warm, as the plain-insert baseline is: every connection opened, plans cached.
-    await drive({ seconds: 1, concurrency: config.databasePoolSize * 2 }, () => writeAskRows(pool, state.template, state.accounts[state.next++ % state.accounts.length]), counters);
-    return state;
+    await drive({ seconds: 1, concurrency: config.databasePoolSize * 2 }, askRows.copy, counters);
+    return askRows;
   }
 
   // --- answers ----------------------------------------------------------------------------------
@@ -335,9 +326,7 @@ export function createAppControl(deps: {
     },
 
     async 'askRows.run'({ accounts, ...settings }) {
-      const state = await askRowsOf(accounts);
-      const pool = await baselinePool();
-      return drive(settings, () => writeAskRows(pool, state.template, state.accounts[state.next++ % state.accounts.length]), counters);
+      return drive(settings, (await askRowsOf(accounts)).copy, counters);
     },
 
     async 'answers.prepare'(spec) {

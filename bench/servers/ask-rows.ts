@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { randomBase62 } from '../../src/lib/base62.ts';
+import { plainTransaction } from '../lib/plain-transaction.ts';
 
 /**
  * The ask's own rows, written by the cheapest route there is: one statement in one transaction
@@ -110,7 +111,7 @@ function replaced(value: unknown, json: boolean, swap: Array<[string, string]>):
  * One copy of the ask's rows for `account` (its own lot) in one transaction: BEGIN; the CTE;
  * COMMIT, as the plain insert baseline sends them.
  */
-export async function writeAskRows(pool: pg.Pool, template: AskRowsTemplate, account: { accountId: string; lotId: string }): Promise<'ok'> {
+export function writeAskRows(pool: pg.Pool, template: AskRowsTemplate, account: { accountId: string; lotId: string }): Promise<'ok'> {
   const questionId = idLike(template.questionId);
   const swap: Array<[string, string]> = [
     [template.questionId, questionId],
@@ -129,16 +130,5 @@ export async function writeAskRows(pool: pg.Pool, template: AskRowsTemplate, acc
   const amount = param(template.amount);
   ctes.push(`bal AS (UPDATE balances SET available = available - ${amount}::bigint, reserved = reserved + ${amount}::bigint WHERE account_id = ${param(account.accountId)})`);
   ctes.push(`lot AS (UPDATE credit_lots SET remaining = remaining - ${amount}::bigint WHERE id = ${param(account.lotId)})`);
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query(`WITH ${ctes.join(',\n')} SELECT 1`, values);
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
-  return 'ok';
+  return plainTransaction(pool, `WITH ${ctes.join(',\n')} SELECT 1`, values);
 }
