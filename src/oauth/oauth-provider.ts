@@ -214,9 +214,21 @@ async function buildProvider(deps: OauthProviderDeps, urls: OauthUrls): Promise<
     await next();
   });
   // The provider ended a grant (a rotated refresh token used again, RFC 7009 revocation): the
-  // connection in the portal ends with it.
-  provider.on('grant.revoked', (_ctx: unknown, grantId: string) => {
-    void connections.grantRevoked(grantId).catch((error: unknown) => log.error({ err: error, grantId }, 'could not end the connection of a revoked grant'));
+  // connection in the portal ends with it, before the request that ended it is answered. The
+  // provider tells through an event it does not await, so the ending is kept by request and the
+  // middleware below waits for it once the provider's own handlers (errors included) are done;
+  // a client that reads its connections after the answer never sees the ended one.
+  const endingConnections = new WeakMap<object, Promise<void>[]>();
+  provider.use(async (ctx, next) => {
+    await next();
+    const pending = endingConnections.get(ctx);
+    if (pending) await Promise.all(pending);
+  });
+  provider.on('grant.revoked', (ctx: object, grantId: string) => {
+    const ending = connections.grantRevoked(grantId).catch((error: unknown) => log.error({ err: error, grantId }, 'could not end the connection of a revoked grant'));
+    const pending = endingConnections.get(ctx);
+    if (pending) pending.push(ending);
+    else endingConnections.set(ctx, [ending]);
   });
   // Exceptions inside the provider (its storage, our callbacks) answer 500 there; they are logged here.
   provider.on('server_error', (_ctx: unknown, error: Error) => log.error({ err: error }, 'OAuth server error'));

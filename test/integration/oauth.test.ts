@@ -6,6 +6,7 @@ import type { TestApp } from '../helpers/test-app.ts';
 import { createListeningApp, csrfIn, HttpBrowser, signInThere, type Page } from '../helpers/http-browser.ts';
 import { newEmail, signIn } from '../helpers/people.ts';
 import { choiceDraft, grant, NO_RATE_LIMITS, seedHeads } from '../helpers/questions.ts';
+import { isServerRun } from '../helpers/test-database.ts';
 
 /**
  * The authorization server as an agent and a person meet it (issue 11 points 1-3, RELIABILITY R4),
@@ -308,6 +309,37 @@ describe('refresh tokens (R4.5)', () => {
     expect((await token({ grant_type: 'refresh_token', refresh_token: first.body.refresh_token, client_id: c.clientId })).status).toBe(400);
     const list = await c.browser.open('/app/connections');
     expect(list.body).not.toContain('data-testid="connection"');
+  });
+
+  // The provider ends a grant's tokens itself and tells of it by an event it does not wait for; the
+  // connection must still have ended when the refused refresh is answered (CI once listed it
+  // after the answer). The connection's row is held locked by another transaction, so its ending
+  // waits: the answer must wait with it. PostgreSQL only: the embedded database is one session,
+  // where a row lock holds nothing back.
+  it.runIf(isServerRun())('the refused reuse is answered only once the connection has ended', async () => {
+    const c = await connect();
+    const first = await token({ grant_type: 'refresh_token', refresh_token: c.refresh, client_id: c.clientId });
+    expect(first.status).toBe(200);
+    const connection = await t.db.selectFrom('api_keys').select('id').where('kind', '=', 'oauth').where('client_id', '=', c.clientId).executeTakeFirstOrThrow();
+
+    let release!: () => void;
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = t.db.transaction().execute(async (tx) => {
+      await tx.selectFrom('api_keys').select('id').where('id', '=', connection.id).forUpdate().execute();
+      locked();
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    await isLocked;
+    let answered = false;
+    const reused = token({ grant_type: 'refresh_token', refresh_token: c.refresh, client_id: c.clientId }).finally(() => (answered = true));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(answered, 'answered while its connection was still live').toBe(false);
+    release();
+    await holder;
+    expect(await reused).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    const row = await t.db.selectFrom('api_keys').select('revoked_at').where('id', '=', connection.id).executeTakeFirstOrThrow();
+    expect(row.revoked_at).not.toBeNull();
   });
 
   it('belong to the connection, not to the browser that consented: its sign-in session ending changes nothing', async () => {
