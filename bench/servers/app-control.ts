@@ -109,7 +109,7 @@ export function createAppControl(deps: {
     return pool;
   }
   function insertOne(pool: pg.Pool): Promise<'ok'> {
-    return plainTransaction(pool, `INSERT INTO ${SCRATCH_TABLE} (payload) VALUES ($1)`, ['a row of the plain-insert baseline']);
+    return plainTransaction(pool, 'bench_plain_insert', `INSERT INTO ${SCRATCH_TABLE} (payload) VALUES ($1)`, ['a row of the plain-insert baseline']);
   }
 
   // --- the ask's own rows (servers/ask-rows.ts) ---------------------------------------------------
