@@ -20,6 +20,7 @@ const MAKE_TEMPLATE = fileURLToPath(new URL('./helpers/make-template.ts', import
  * postgres://postgres@127.0.0.1:5432/test) switches from the embedded default to that server.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  await buildWhenStale();
   const adminUrl = process.env.TEST_DATABASE_URL?.trim();
   const { info, teardown } = adminUrl ? await serverTemplate(adminUrl) : await embeddedTemplate();
   project.provide('testTemplate', info);
@@ -40,6 +41,21 @@ async function embeddedTemplate(): Promise<{ info: TemplateInfo; teardown: () =>
     // Every file's copy lives under runDir, so this also removes copies a crashed worker left.
     teardown: async () => fs.rmSync(runDir, { recursive: true, force: true }),
   };
+}
+
+/**
+ * The suites start the service and the admin CLI as users do, from dist/ (test/helpers/service-process.ts):
+ * it is brought up to date with src/ first, by the build `npm start` runs when src/ changed
+ * (scripts/build.mjs builds only then). Vitest runs the projects' global set-ups one after another,
+ * so two builds never race; after `npm ci` (CI) there is nothing to build.
+ */
+async function buildWhenStale(): Promise<void> {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'scripts', 'build.mjs')], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
+  if (code !== 0) throw new Error(`Building dist/ failed (exit ${code ?? signal}):\n${output}`);
 }
 
 /** See test/helpers/make-template.ts for why this runs in a child process. */

@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { REPO_ROOT, ServiceProcess, freePort, serviceEnv } from '../helpers/service-process.ts';
+import { ADMIN_CLI, REPO_ROOT, ServiceProcess, freePort, serviceEnv } from '../helpers/service-process.ts';
 import { createEmptyDatabase, createTestDatabase, isServerRun } from '../helpers/test-database.ts';
 import { png } from '../helpers/media.ts';
 import { choiceDraft } from '../helpers/questions.ts';
@@ -20,7 +20,8 @@ import { createContainer } from '../../src/container.ts';
  * reconciles. Then what restore refuses, and on PostgreSQL the pg_dump / pg_restore round trip
  * the docs give. The embedded part runs on every run (it makes its own DATA_DIRs).
  */
-const ADMIN = path.join(REPO_ROOT, 'src', 'cli', 'admin.ts');
+/** The built admin CLI, as `npm run admin` runs it. */
+const ADMIN = ADMIN_CLI;
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hc-backup-'));
 const services: ServiceProcess[] = [];
 
@@ -36,7 +37,7 @@ interface AdminResult {
 }
 
 async function admin(dataDir: string, args: string[], env: Record<string, string> = {}): Promise<AdminResult> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ADMIN, ...args], {
+  const child = spawn(process.execPath, [ADMIN, ...args], {
     cwd: REPO_ROOT,
     env: serviceEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'development', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],

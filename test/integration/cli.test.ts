@@ -1,8 +1,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, isServerRun, type TestDatabase } from '../helpers/test-database.ts';
 import { adminCommands } from '../../src/cli/admin-commands.ts';
+import { ADMIN_CLI, MAIN, REPO_ROOT } from '../helpers/service-process.ts';
 
 /**
  * The admin CLI and the service as real processes (README "Admin CLI", "The database";
@@ -12,7 +12,6 @@ import { adminCommands } from '../../src/cli/admin-commands.ts';
  * (creating a new one takes ~5 s); with TEST_DATABASE_URL it is a fresh PostgreSQL database.
  * Every process started here is killed in afterAll, whatever happened.
  */
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PROCESS_TIMEOUT_MS = 90_000;
 const SLOW = 180_000;
 
@@ -40,8 +39,9 @@ function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...out, ...target.env, NODE_ENV: 'test', SIM_HEADS: '0', ...extra };
 }
 
+/** Starts a built program (dist/: the admin CLI or the service, as users run them). */
 function start(script: string, args: string[], extraEnv: Record<string, string> = {}): ChildProcessWithoutNullStreams {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: REPO_ROOT, env: env(extraEnv), stdio: 'pipe' });
+  const child = spawn(process.execPath, [script, ...args], { cwd: REPO_ROOT, env: env(extraEnv), stdio: 'pipe' });
   running.add(child);
   child.once('exit', () => running.delete(child));
   return child;
@@ -56,7 +56,7 @@ interface CliResult {
 
 /** Runs the admin CLI and collects what it printed. */
 async function runAdmin(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = start('src/cli/admin.ts', args);
+  const child = start(ADMIN_CLI, args);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -106,7 +106,7 @@ interface Service {
 
 /** Starts `src/main.ts` on a free port and resolves once it says it is ready. */
 async function startService(): Promise<Service> {
-  const child = start('src/main.ts', [], { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' });
+  const child = start(MAIN, [], { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
@@ -328,7 +328,7 @@ describe('the admin CLI and the service as processes', () => {
     }, SLOW);
 
     it.skipIf(isServerRun())('a second service on the same DATA_DIR exits non-zero naming the DATA_DIR', async () => {
-      const second = start('src/main.ts', [], { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' });
+      const second = start(MAIN, [], { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' });
       let output = '';
       second.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
       second.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -51,7 +51,7 @@ async function startAndStop(options: { tty: boolean; nodeEnv: 'development' | 't
     // What a person's shell has; pino-pretty colours only where colour is possible.
     TERM: 'xterm-256color',
   });
-  const node = `${JSON.stringify(process.execPath)} --import tsx ${JSON.stringify(MAIN)}`;
+  const node = `${JSON.stringify(process.execPath)} ${JSON.stringify(MAIN)}`;
   // -e: script exits with the service's code; -f: flush each write; -q: no "Script started" lines.
   const service = new ServiceProcess(env, { command: options.tty ? ['script', '-qefc', node, '/dev/null'] : undefined });
   try {

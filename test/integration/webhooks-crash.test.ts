@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { createTestDatabase, isServerRun, type TestDatabase } from '../helpers/test-database.ts';
 import { smallAsk } from '../helpers/money.ts';
 import { createResponseValidator, type ResponseValidator } from '../helpers/openapi-validator.ts';
-import { freePort, REPO_ROOT, ServiceProcess, serviceEnv } from '../helpers/service-process.ts';
+import { ADMIN_CLI, freePort, REPO_ROOT, ServiceProcess, serviceEnv } from '../helpers/service-process.ts';
 import { startReceiver, type Behaviour, type Received, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 /**
@@ -126,7 +126,7 @@ async function call(method: 'GET' | 'POST', url: string, options: { auth?: strin
 
 /** Runs one admin CLI command (through the running service's socket on the embedded database). */
 async function admin(...args: string[]): Promise<Record<string, any>> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], {
+  const child = spawn(process.execPath, [ADMIN_CLI, ...args], {
     cwd: REPO_ROOT,
     env: serviceEnv({ ...testDatabase.env, NODE_ENV: 'test', SIM_HEADS: '0' }),
     stdio: ['ignore', 'pipe', 'pipe'],

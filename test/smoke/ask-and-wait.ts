@@ -57,7 +57,8 @@ const exited = once(service, 'exit').then(([code, signal]) => (exit = { code, si
 
 function admin(...args: string[]): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'admin.ts'), ...args], { cwd: ROOT, env }, (error, stdout, stderr) => {
+    // As `npm run admin` runs it (scripts/admin.mjs: the built CLI).
+    execFile(process.execPath, [path.join(ROOT, 'scripts', 'admin.mjs'), ...args], { cwd: ROOT, env }, (error, stdout, stderr) => {
       if (error) reject(new Error(`admin ${args[0]} failed: ${stdout}${stderr}`));
       else resolve(JSON.parse(stdout) as Record<string, unknown>);
     });
