@@ -1,7 +1,6 @@
 import type { Config } from './config.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import type { Database } from './db/database.ts';
-import { sqlExecutor } from './db/transaction.ts';
 import { createAccountsRepository } from './modules/accounts/accounts.repository.ts';
 import { createAccountsService } from './modules/accounts/accounts.service.ts';
 import { createPoolRepository } from './modules/panel/pool.repository.ts';
@@ -183,10 +182,10 @@ export function createContainer(config: Config, database: Database, clock: Clock
     ownFile: (url) => uploads.ownFile(url),
     counters,
     effects: {
-      async schedule(q, tx) {
-        const transaction = sqlExecutor(tx);
-        if (q.status === 'scheduled') await timers.at(JOB_GO_LIVE, { id: q.id }, q.scheduledFor, { transaction });
-        await timers.at(JOB_EXPIRE, { id: q.id }, q.closesAt, { transaction });
+      async timers(q) {
+        const goLive = q.status === 'scheduled' ? await timers.statementAt(JOB_GO_LIVE, { id: q.id }, q.scheduledFor) : null;
+        const expire = await timers.statementAt(JOB_EXPIRE, { id: q.id }, q.closesAt);
+        return [goLive, expire].filter((statement) => statement !== null);
       },
       questionCreated: (q) => effects.changed(q.id),
     },

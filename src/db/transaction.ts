@@ -1,6 +1,7 @@
-import { CompiledQuery } from 'kysely';
+import { CompiledQuery, sql, type RawBuilder } from 'kysely';
 import type { Db } from './database.ts';
-import type { SqlExecutor } from '../lib/job.ts';
+import type { CapturedStatement, SqlExecutor } from '../lib/job.ts';
+import type { StatementRider } from '../lib/statement-rider.ts';
 import { isRetryableConflict, TransactionConflictError, TRANSACTION_ATTEMPTS } from '../lib/database-errors.ts';
 import { isStalePreparedStatement } from './prepared-statements.ts';
 
@@ -63,6 +64,26 @@ export function sqlExecutor(tx: Db): SqlExecutor {
     async executeSql(text, values) {
       const result = await tx.executeQuery(CompiledQuery.raw(text, values));
       return { rows: result.rows as unknown[] };
+    },
+  };
+}
+
+/**
+ * Someone else's statement (the job queue's insert of a timer: lib/job.ts `sendStatement`) as a
+ * rider of one of ours (lib/statement-rider.ts): written in the host's statement when it runs,
+ * alone in `tx` when it does not. Its `$n` placeholders become the host's parameters; the text must
+ * hold no `$` but those (pg-boss's insert holds none: its literals are plain quoted strings).
+ */
+export function statementRider(tx: Db, statement: CapturedStatement): StatementRider & { writeAlone(): Promise<void> } {
+  const parts = statement.text.split(/\$(\d+)/);
+  const pieces: RawBuilder<unknown>[] = [];
+  parts.forEach((part, i) => pieces.push(i % 2 === 0 ? sql.raw(part) : sql.val(statement.values[Number(part) - 1])));
+  const body = sql.join(pieces, sql.raw(''));
+  return {
+    carried: false,
+    ctes: (prefix) => [sql`${sql.id(`${prefix}statement`)} AS (${body})`],
+    async writeAlone() {
+      await sqlExecutor(tx).executeSql(statement.text, statement.values);
     },
   };
 }

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
-import type { JobDefinition, JobQueue } from '../lib/job.ts';
+import type { CapturedStatement, JobDefinition, JobQueue } from '../lib/job.ts';
 import type { PoolStats } from '../lib/metrics.ts';
 import { withSessionLock } from '../db/session-lock.ts';
 
@@ -109,7 +109,24 @@ export function createJobRunner(connection: pg.PoolConfig, options: { exclusiveS
       }
     },
     async send(name, data, options = {}) {
-      await boss.send(name, data, { startAfter: options.startAfter, singletonKey: options.singletonKey, db: options.transaction });
+      await boss.send(name, data, { startAfter: options.startAfter, singletonKey: options.singletonKey });
+    },
+    async sendStatement(name, data, options = {}) {
+      // pg-boss's own send, handed a `db` that keeps the one statement send runs instead of
+      // running it: its options, defaults and SQL stay pg-boss's (a new version's are taken as
+      // they come), and test/integration/ask-timers.test.ts checks the job written from it is the
+      // one send writes. send then sees no row back, as when a singleton already exists.
+      let captured: CapturedStatement | null = null;
+      const keep = {
+        async executeSql(text: string, values: unknown[]) {
+          if (captured) throw new Error('pg-boss sent a job with more than one statement: review sendStatement (src/jobs/job-runner.ts)');
+          captured = { text, values };
+          return { rows: [] };
+        },
+      };
+      await boss.send(name, data, { startAfter: options.startAfter, singletonKey: options.singletonKey, db: keep });
+      if (!captured) throw new Error('pg-boss sent a job without a statement: review sendStatement (src/jobs/job-runner.ts)');
+      return captured;
     },
     async stop() {
       if (started) await boss.stop({ graceful: true, wait: true, timeout: 10_000 });

@@ -16,8 +16,8 @@ export interface JobDefinition {
 }
 
 /**
- * Runs one statement in a caller's open transaction: what the job queue needs to write a job
- * there (pg-boss's `db` option has this shape). db/transaction.ts makes one from a transaction.
+ * Runs one statement in a caller's open transaction (pg-boss's `db` option has this shape).
+ * db/transaction.ts makes one from a transaction; a timer written alone there goes through it.
  */
 export interface SqlExecutor {
   executeSql(text: string, values: unknown[]): Promise<{ rows: unknown[] }>;
@@ -27,17 +27,24 @@ export interface SqlExecutor {
 export interface JobSendOptions {
   startAfter?: Date;
   singletonKey?: string;
-  /**
-   * Write the job in this transaction: it is committed with the change that needs it and never
-   * without it (a crash between a commit and a separate send would lose the timer), and it costs
-   * no transaction of its own.
-   */
-  transaction?: SqlExecutor;
+}
+
+/** A statement with its parameters ($1, $2, …), as a library would have run it. */
+export interface CapturedStatement {
+  text: string;
+  values: unknown[];
 }
 
 /** What services send jobs through (timers); main hands in the pg-boss runner, tests and the CLI none. */
 export interface JobQueue {
   send(name: string, data: object, options?: JobSendOptions): Promise<void>;
+  /**
+   * The statement that writes this job, exactly as `send` would run it, not run: the caller runs
+   * it in a statement of its own transaction (db/transaction.ts `statementRider`), so the job is
+   * committed with the change that needs it and never without it (a crash between a commit and a
+   * separate send would lose the timer), and costs no round trip of its own (the ask's timers).
+   */
+  sendStatement(name: string, data: object, options?: JobSendOptions): Promise<CapturedStatement>;
 }
 
 /** A job whose handler gets its payload typed by the schema it is checked against. */

@@ -1,4 +1,4 @@
-import type { JobQueue, SqlExecutor } from './job.ts';
+import type { CapturedStatement, JobQueue } from './job.ts';
 
 /**
  * Timers for question transitions (go live at scheduledFor, close when the window ends), sent as
@@ -8,9 +8,14 @@ import type { JobQueue, SqlExecutor } from './job.ts';
 export class Timers {
   constructor(private readonly queue: JobQueue | null) {}
 
-  /** `transaction`: written in the caller's transaction (lib/job.ts JobSendOptions). */
-  async at(name: string, data: object, when: Date | null, options: { singletonKey?: string; transaction?: SqlExecutor } = {}): Promise<void> {
+  async at(name: string, data: object, when: Date | null, options: { singletonKey?: string } = {}): Promise<void> {
     if (!this.queue) return;
     await this.queue.send(name, data, { startAfter: when ?? undefined, ...options });
+  }
+
+  /** The statement that writes the timer `at` would write, for the caller to run in its own (lib/job.ts `sendStatement`); null without a job queue. */
+  async statementAt(name: string, data: object, when: Date | null): Promise<CapturedStatement | null> {
+    if (!this.queue) return null;
+    return this.queue.sendStatement(name, data, { startAfter: when ?? undefined });
   }
 }

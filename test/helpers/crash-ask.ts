@@ -66,7 +66,7 @@ try {
       audiences: container.audiences,
       publicBaseUrl: config.publicBaseUrl,
       effects: {
-        schedule: async () => {},
+        timers: async () => [],
         questionCreated(question) {
           if (mode === 'after-commit') {
             // Synchronously: the side effect returns nothing to wait on, and the ask must not go on.

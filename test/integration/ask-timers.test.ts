@@ -47,6 +47,13 @@ describe('the timers of an ask', () => {
     await target?.dispose();
   });
 
+  let accounts = 0;
+  const accountWith = async (credits: number): Promise<Actor> => {
+    const account = await container.accounts.createAccount({ name: `Timers ${++accounts}` });
+    const { secret } = await container.accounts.createKey({ accountId: account.id, scopes: [...SCOPES], name: 'timers' });
+    await container.credits.grant({ accountId: account.id, amount: credits, reason: 'Credits for the test' });
+    return container.accounts.authenticate(secret);
+  };
   const jobsOf = async (questionId: string) =>
     (await sql<{ name: string; start_after: Date }>`SELECT name, start_after FROM pgboss.job WHERE data->>'id' = ${questionId} ORDER BY start_after`.execute(database.db)).rows;
   const closesAt = async (questionId: string) => (await database.db.selectFrom('questions').select('closes_at').where('id', '=', questionId).executeTakeFirstOrThrow()).closes_at;
@@ -74,6 +81,34 @@ describe('the timers of an ask', () => {
       { name: JOB_GO_LIVE, start_after: new Date(scheduledFor) },
       { name: JOB_EXPIRE, start_after: await closesAt(question.id) },
     ]);
+  });
+
+  it('the timers ride in the reservation\'s statement: a live ask is BEGIN, its question, its reservation and COMMIT', async () => {
+    const rich = await accountWith(100_000);
+    await container.asks.ask(rich, { draft: DRAFT } as never, randomUUID());
+    const before = database.writes();
+    const asked = await container.asks.ask(rich, { draft: DRAFT } as never, randomUUID());
+    expect(database.writes() - before).toBe(4);
+    expect(await jobsOf(asked.body.question.id)).toEqual([{ name: JOB_EXPIRE, start_after: await closesAt(asked.body.question.id) }]);
+  });
+
+  it('the close timer an ask writes is the job the queue\'s own send writes (a pg-boss update that changes its insert shows here)', async () => {
+    const asked = await container.asks.ask(actor, { draft: DRAFT } as never, randomUUID());
+    const id = asked.body.question.id;
+    await jobs.send(JOB_EXPIRE, { id: `${id}-sent` }, { startAfter: await closesAt(id) });
+    const rows = (
+      await sql<{ job: Record<string, unknown> }>`SELECT to_jsonb(j) - 'id' - 'created_on' AS job FROM pgboss.job j WHERE data->>'id' IN (${id}, ${`${id}-sent`}) ORDER BY data->>'id'`.execute(database.db)
+    ).rows.map((row) => row.job);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toEqual({ ...rows[1], data: { id } });
+    expect(rows[0]).toMatchObject({ name: JOB_EXPIRE, state: 'created', retry_limit: expect.any(Number), policy: expect.any(String) });
+  });
+
+  it('today\'s free private question reserves nothing, and still gets its close timer', async () => {
+    const own = await accountWith(500);
+    const asked = await container.asks.ask(own, { draft: DRAFT, privateDeclaration: { recipients: 5 } } as never, randomUUID());
+    expect(asked.body.question).toMatchObject({ status: 'live', creditsReserved: 0 });
+    expect(await jobsOf(asked.body.question.id)).toEqual([{ name: JOB_EXPIRE, start_after: await closesAt(asked.body.question.id) }]);
   });
 
   it('an ask refused for want of credits leaves no timer behind (they roll back with it)', async () => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction, statementRider } from '../../db/transaction.ts';
+import type { CapturedStatement } from '../../lib/job.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Actor } from '../../lib/actor.ts';
@@ -61,10 +62,11 @@ export interface CreatedQuestion {
 
 export interface AskSideEffects {
   /**
-   * In the ask's transaction, for the question created: its timers (go live, close), written
-   * with it, so a committed question always has them and they cost no transaction of their own.
+   * The statements that write the question's timers (go live, close: lib/timers.ts), which the ask
+   * runs in its transaction, so a committed question always has them and they cost no
+   * transaction of their own; none without a job queue.
    */
-  schedule(question: CreatedQuestion, tx: Db): Promise<void>;
+  timers(question: CreatedQuestion): Promise<CapturedStatement[]>;
   /** After commit, for the question created: wake-ups. */
   questionCreated(question: CreatedQuestion): void;
 }
@@ -183,8 +185,8 @@ export function createAskService(deps: Deps) {
         const question: CreatedQuestion = { id, status, scheduledFor, closesAt };
         created.push(question);
         await questions.insertMany(rows.followUps, tx);
-        // Before the money: the balance row is held from the reservation to the commit.
-        await deps.effects.schedule(question, tx);
+        // The timers ride in the reservation's statement below (one round trip fewer per ask).
+        const timers = (await deps.effects.timers(question)).map((statement) => statementRider(tx, statement));
 
         // data: the Question as the API returns it (the 201's), and what this ask reserved in
         // all (follow-ups included; the question's own creditsReserved is its share alone).
@@ -199,13 +201,14 @@ export function createAskService(deps: Deps) {
         const response = { status: 201, body: { question: view } };
 
         // The money last: the account's balance row stays locked from here to the commit, and
-        // asks of one account queue on it, so nothing runs after it but the commit. The event and
-        // the stored response ride in the reservation's statement (one round trip); it also
-        // writes `credits.low` and `connection.cap_warning` when it crosses their thresholds.
+        // asks of one account queue on it, so nothing runs after it but the commit. The timers,
+        // the event and the stored response ride in the reservation's statement (one round trip);
+        // it also writes `credits.low` and `connection.cap_warning` when it crosses their thresholds.
         const title = `Asked: "${truncate(main.text, 60)}" (${main.n} × ${perAnswer} credits${followUps.length ? ` + ${followUps.length} follow-up${followUps.length > 1 ? 's' : ''}` : ''})`;
-        const riders = [reserved, key.completion(response)];
+        const riders = [...timers, reserved, key.completion(response)];
         await holds.reserve({ accountId: actor.accountId, keyId: actor.keyId, cap: actor.dailyCapCredits, amount: total, questionId: id, uniqueRef: `${id}:ask`, title, at: now, riders }, tx);
-        // The free private question reserves nothing: its event is written alone (its response by withIdempotency).
+        // The free private question reserves nothing: its timers and event are written alone (its response by withIdempotency).
+        for (const timer of timers) if (!timer.carried) await timer.writeAlone();
         if (!reserved.carried) await reserved.writeAlone();
         return response;
       }),
