@@ -95,7 +95,7 @@ describe('the timers of an ask', () => {
   it('the close timer an ask writes is the job the queue\'s own send writes (a pg-boss update that changes its insert shows here)', async () => {
     const asked = await container.asks.ask(actor, { draft: DRAFT } as never, randomUUID());
     const id = asked.body.question.id;
-    await jobs.send(JOB_EXPIRE, { id: `${id}-sent` }, { startAfter: await closesAt(id) });
+    await jobs.send(JOB_EXPIRE, { id: `${id}-sent` }, { startAfter: (await closesAt(id)) ?? undefined });
     const rows = (
       await sql<{ job: Record<string, unknown> }>`SELECT to_jsonb(j) - 'id' - 'created_on' AS job FROM pgboss.job j WHERE data->>'id' IN (${id}, ${`${id}-sent`}) ORDER BY data->>'id'`.execute(database.db)
     ).rows.map((row) => row.job);
