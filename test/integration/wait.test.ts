@@ -336,7 +336,9 @@ describe('stopping (issue 8, point 10; the started process is test/integration/g
     const closing = performance.now();
     await app.close();
     const responses = await Promise.all(waiting);
-    expect(performance.now() - closing).toBeLessThan(2_000);
+    // "At once" against parked: their own end is 20 s away. The bound leaves room for a loaded
+    // two-core machine (CI once took 2.9 s here beside other suites), not for a parked wait.
+    expect(performance.now() - closing).toBeLessThan(8_000);
     for (const response of responses) {
       expect(response.statusCode).toBe(200);
       expect(response.json()).toMatchObject({ done: false, result: { questionId: question.id, status: 'in_progress', nAccepted: 1 } });
@@ -347,6 +349,6 @@ describe('stopping (issue 8, point 10; the started process is test/integration/g
     const started = performance.now();
     const late = await container.waits.wait(actor, question.id, 20);
     expect(late).toMatchObject({ done: false, result: { status: 'in_progress' } });
-    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(performance.now() - started).toBeLessThan(8_000);
   });
 });
