@@ -8,9 +8,13 @@ import type { RawBuilder } from 'kysely';
  * does not run (a free question reserves nothing) leaves `carried` false, and whoever made the
  * rider writes it alone.
  *
- * The rider's statements write rows no one else can be waiting for (a new outbox event, the
- * caller's own idempotency key): they take no lock of the lock order (docs/credits.md), so where
- * they run in the host's statement does not matter.
+ * Locks: the sub-statements of one statement run in no set order, so a rider may take a lock of
+ * the lock order (docs/credits.md) only where that order cannot be broken by it. Most riders write
+ * rows no one else can be waiting for (a new outbox event, the caller's own idempotency key, a
+ * timer) and take none. The answer batch's riders (answers.repository.ts insertMany, whose insert
+ * takes none either) update the question rows the batch already holds, and take the balances, the
+ * last locks of its transaction, in account order inside their own CTEs
+ * (credits-balances.repository.ts spendReservedRider).
  */
 export interface StatementRider {
   /**

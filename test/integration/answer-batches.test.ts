@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { answer, ask, choiceDraft, expectReconciled, fundedKey, money, seedHeads, type Head, type Json } from '../helpers/questions.ts';
+import { isServerRun } from '../helpers/test-database.ts';
 import type { RecordOutcome } from '../../src/modules/answers/answer-recording.service.ts';
 
 /**
@@ -148,6 +149,57 @@ describe('answers arriving together', () => {
       expect(now.available).toBe(before[i].available);
     }
     expect(await transactionsOf(questions.map((q) => q.id))).toBeLessThanOrEqual(2);
+    await expectReconciled(t);
+  });
+
+  it('a batch that completes no question writes in one statement: BEGIN, the insert carrying its counts and spends, COMMIT', async () => {
+    const keys = [await fundedKey(t, 5_000), await fundedKey(t, 5_000)];
+    const questions = [await ask(t, keys[0], choiceDraft({ n: 20 })), await ask(t, keys[1], choiceDraft({ n: 20 }))];
+    const before = await Promise.all(keys.map((k) => money(t, k)));
+    const writes = t.database.writes();
+    const outcomes = await Promise.all(questions.flatMap((q) => fresh(4).map((h, i) => answer(t, q.id, h, { option: i % 2 }))));
+    expect(outcomes.every((o) => o.accepted)).toBe(true);
+    const transactions = await transactionsOf(questions.map((q) => q.id));
+    // Three writes a transaction (the question locks and the heads' checks are reads); five before
+    // the counts and the spends rode in the insert.
+    expect(t.database.writes() - writes).toBe(3 * transactions);
+    const rows = await t.db.selectFrom('questions').select(['answered', 'credits_spent', 'tally']).where('id', 'in', questions.map((q) => q.id)).execute();
+    for (const row of rows) expect(row).toMatchObject({ answered: 4, credits_spent: 4 * questions[0].creditsPerAnswer, tally: { Penny: 2, Pocket: 2 } });
+    for (const [i, key] of keys.entries()) expect(await money(t, key)).toMatchObject({ reserved: before[i].reserved - 4 * questions[i].creditsPerAnswer, available: before[i].available });
+    await expectReconciled(t);
+  });
+
+  // The spends ride in the insert's statement (credits-balances.repository.ts spendReservedRider):
+  // the balances are still locked in account order, the order every writer of several keeps. Held
+  // on the lower account, the batch must wait for it before it takes the higher one.
+  it.skipIf(!isServerRun())('on PostgreSQL: a batch spending from several accounts takes their balance locks in account order', async () => {
+    const keys = [await fundedKey(t, 5_000), await fundedKey(t, 5_000)].sort((a, b) => (a.accountId < b.accountId ? -1 : 1));
+    const [low, high] = [await ask(t, keys[0], choiceDraft({ n: 20 })), await ask(t, keys[1], choiceDraft({ n: 20 }))];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const holding = new Promise<void>((resolve) => (locked = resolve));
+    const holder = t.db.transaction().execute(async (tx) => {
+      await sql`SELECT 1 FROM balances WHERE account_id = ${keys[0].accountId} FOR UPDATE`.execute(tx);
+      locked();
+      await released;
+    });
+    await holding;
+    // The higher account's answer first: should it go alone, it commits at once, and the next batch holds both accounts.
+    const answering = Promise.all([answer(t, high.id, fresh(1)[0]), ...fresh(3).map((h) => answer(t, low.id, h)), ...fresh(3).map((h) => answer(t, high.id, h))]);
+    let waiting = 0;
+    for (let i = 0; i < 300 && waiting === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      waiting = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(t.db)).rows[0].n;
+    }
+    expect(waiting, 'the batch waits for the lower balance').toBe(1);
+    // The higher balance is free while the batch waits for the lower one (NOWAIT fails at once if it is held).
+    await t.db.transaction().execute((tx) => sql`SELECT 1 FROM balances WHERE account_id = ${keys[1].accountId} FOR UPDATE NOWAIT`.execute(tx));
+    release();
+    await holder;
+    expect((await answering).every((o) => o.accepted)).toBe(true);
+    const answered = await t.db.selectFrom('questions').select(['id', 'answered']).where('id', 'in', [low.id, high.id]).execute();
+    expect(Object.fromEntries(answered.map((q) => [q.id, q.answered]))).toEqual({ [low.id]: 3, [high.id]: 4 });
     await expectReconciled(t);
   });
 });

@@ -16,7 +16,7 @@ export type { AnswerFrom, AnswerState, QuestionAfter, RecordOutcome } from './an
 
 /**
  * The most answers in one transaction. Bigger batches gain little once a batch's fixed cost
- * (its ~7 statements) is shared by tens of answers, and a batch holds its questions' row locks
+ * (its ~5 statements) is shared by tens of answers, and a batch holds its questions' row locks
  * while it is written.
  */
 const MAX_BATCH = 64;
@@ -30,8 +30,9 @@ const MAX_BATCH = 64;
  * answered it, each answer must fit the type, in arrival order (answer-batch.ts); then the
  * answers are stored, the counts and tallies move, the n-th answer completes its question, and the
  * answers' credits leave their holds. The statements per batch, whatever its size: lock the
- * questions; the nonces seen before (link answers); the panel heads' checks; the insert; the
- * counts; a close per completed question; the holds.
+ * questions (with BEGIN: db/pipelined-begin.ts); the nonces seen before (link answers); the panel
+ * heads' checks; the insert, carrying the counts and the holds' spends; COMMIT. A batch that
+ * completes a question writes its spends after the close instead (lock order, below).
  *
  * Lock order (docs/credits.md): the questions, in id order; for each question completed, its
  * follow-ups and its account's balance (the close's refund); then the balances the answers
@@ -84,17 +85,23 @@ export function createAnswerRecordingService(deps: {
       },
       at,
     );
-    const stored = await repo.insertMany(plan.answers, tx);
+    // The counts, and the spends when no question closes, ride in the insert's statement: one
+    // round trip where there were three (the questions are locked already; the balances come
+    // last in the lock order, and the insert takes no lock of it).
+    const counts = questions.answerCountsRider(plan.counts, at);
+    const spends = plan.closes.length === 0 ? holds.spendRider(plan.spends, at) : null;
+    const stored = await repo.insertMany(plan.answers, tx, spends ? [counts, spends] : [counts]);
     // The plan checked every head under the questions' locks: a row left out means the checks
-    // and the unique index disagree, and the batch must not count answers it did not store.
+    // and the unique index disagree, and the batch must not count answers it did not store
+    // (throwing rolls back the counts and spends that rode with it).
     if (stored.length !== plan.answers.length) throw new Error(`answers batch: ${plan.answers.length - stored.length} of ${plan.answers.length} answers were not stored`);
-    await questions.setAnswerCounts(plan.counts, at, tx);
+    if (!counts.carried) await questions.setAnswerCounts(plan.counts, at, tx);
     for (const counted of plan.counts) touched.add(counted.id);
     // Close before touching the balances: lock order is question, follow-ups, balance
     // (lifecycle-transitions.ts), or a follow-up's own answer would deadlock with this batch.
     // A question its own stopping rule completed closes with its settlement (the refund's ledger line says so).
     for (const q of plan.closes) await lifecycle.close(tx, q, 'complete', at, touched, {}, plan.stopped.get(q.id) ?? null);
-    await holds.spend(plan.spends, at, tx);
+    if (!spends?.carried) await holds.spend(plan.spends, at, tx);
     return plan.outcomes;
   }
 

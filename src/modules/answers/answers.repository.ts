@@ -1,6 +1,7 @@
 import { sql, type Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { AnswersTable } from '../../db/schema.ts';
+import type { StatementRider } from '../../lib/statement-rider.ts';
 
 /** A new answer row; `tags` is the answering profile's tags (none for a link answer). */
 export type NewAnswer = Insertable<AnswersTable> & { tags: string[] };
@@ -32,15 +33,19 @@ export function createAnswersRepository(db: Db) {
      * Stores answers in one statement, in the order given (their `seq` follows it), returning the
      * ids stored. A panel head answers a question once (the unique index on question_id, head_id
      * where head_id is not null): a row that would be a second answer is left out, not an error.
+     * `riders` (lib/statement-rider.ts: the batch's counts and spends) are written in the same
+     * statement; with no answers to store nothing runs and they stay not carried.
      */
-    async insertMany(answers: readonly NewAnswer[], tx: Db): Promise<string[]> {
+    async insertMany(answers: readonly NewAnswer[], tx: Db, riders: readonly StatementRider[] = []): Promise<string[]> {
       if (answers.length === 0) return [];
-      const rows = await tx
+      const insert = tx
         .insertInto('answers')
         .values(answers.map((a) => ({ ...a, tags: sql<string[]>`${sql.val(a.tags)}::text[]` })))
         .onConflict((oc) => oc.columns(['question_id', 'head_id']).where('head_id', 'is not', null).doNothing())
-        .returning('id')
-        .execute();
+        .returning('id');
+      const ctes = riders.flatMap((rider, i) => rider.ctes(`rider${i}_`));
+      const rows = ctes.length === 0 ? await insert.execute() : (await sql<{ id: string }>`WITH ${sql.join([...ctes, sql`stored AS (${insert})`])} SELECT id FROM stored`.execute(tx)).rows;
+      for (const rider of riders) rider.carried = true;
       return rows.map((r) => r.id);
     },
 

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { StatementRider } from '../../lib/statement-rider.ts';
 
 /**
  * A balance row as a change to it sees it: `available` as stored (credits past their expiry count
@@ -9,6 +10,14 @@ export interface BalanceRowState {
   available: number;
   lowCreditsThreshold: number;
 }
+
+/** What a batch of answers takes out of one account's hold. */
+export interface Spend {
+  accountId: string;
+  amount: number;
+}
+
+const spendValues = (spends: readonly Spend[]) => sql.join(spends.map((s) => sql`(${s.accountId}::text, ${s.amount}::bigint)`));
 
 /**
  * SQL of an account's balance row: what it can spend (`available`) and what its questions hold
@@ -92,14 +101,36 @@ export function createCreditsBalancesRepository(db: Db) {
      * the balance rows are locked in account order first, the order every writer of several
      * balances keeps, then moved in one statement.
      */
-    async spendReservedMany(spends: ReadonlyArray<{ accountId: string; amount: number }>, at: Date, tx: Db): Promise<void> {
+    async spendReservedMany(spends: readonly Spend[], at: Date, tx: Db): Promise<void> {
       if (spends.length === 0) return;
       if (spends.length === 1) return this.spendReserved(spends[0].accountId, spends[0].amount, at, tx);
       const ids = spends.map((s) => s.accountId);
       await tx.selectFrom('balances').select('account_id').where(sql<boolean>`account_id = any(${sql.val(ids)}::text[])`).orderBy('account_id').forUpdate().execute();
-      const values = sql.join(spends.map((s) => sql`(${s.accountId}::text, ${s.amount}::bigint)`));
       await sql`UPDATE balances AS b SET reserved = b.reserved - v.amount, updated_at = ${at}
-        FROM (VALUES ${values}) AS v(account_id, amount) WHERE b.account_id = v.account_id`.execute(tx);
+        FROM (VALUES ${spendValues(spends)}) AS v(account_id, amount) WHERE b.account_id = v.account_id`.execute(tx);
+    },
+
+    /**
+     * spendReservedMany as a rider (lib/statement-rider.ts) of a batch's insert, which takes no
+     * lock of the lock order itself: the balances are the last locks of the batch's transaction
+     * (docs/credits.md "Lock order"), taken here in account order by the rider's first CTE. The
+     * update reads the rows through that CTE, so every balance it moves was locked there first and
+     * in that order, however the planner joins them.
+     */
+    spendReservedRider(spends: readonly Spend[], at: Date): StatementRider {
+      return {
+        carried: false,
+        ctes(prefix) {
+          if (spends.length === 0) return [];
+          const locked = sql.id(`${prefix}locked`);
+          return [
+            sql`${locked} AS MATERIALIZED (SELECT account_id FROM balances WHERE account_id = any(${sql.val(spends.map((s) => s.accountId))}::text[]) ORDER BY account_id FOR UPDATE)`,
+            sql`${sql.id(`${prefix}spent`)} AS (UPDATE balances AS b SET reserved = b.reserved - v.amount, updated_at = ${at}
+              FROM ${locked} AS l JOIN (VALUES ${spendValues(spends)}) AS v(account_id, amount) ON v.account_id = l.account_id
+              WHERE b.account_id = l.account_id)`,
+          ];
+        },
+      };
     },
 
     /** What is left of a hold goes back to available. */

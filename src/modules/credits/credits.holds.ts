@@ -51,6 +51,9 @@ export interface RefundInput {
  * `alerts` writes the events a reservation can make true (credits.alerts.ts): `credits.low` and
  * `connection.cap_warning`, from inside `reserve`, so that no caller can forget them.
  */
+/** A batch's sums per account as the balance rows' spends; an account that moves nothing is left out. */
+const spendsOf = (amounts: ReadonlyMap<string, number>) => [...amounts].filter(([, amount]) => amount !== 0).map(([accountId, amount]) => ({ accountId, amount }));
+
 export function createCreditHolds(repo: CreditsRepository, alerts: CreditAlerts, counters: Pick<ServiceCounters, 'refunded'> = NO_COUNTERS) {
   async function capLeft(keyId: string, cap: number, at: Date, tx: Db): Promise<number> {
     return Math.max(0, cap - (await repo.spentToday(keyId, utcDay(at), tx)));
@@ -116,8 +119,12 @@ export function createCreditHolds(repo: CreditsRepository, alerts: CreditAlerts,
      * the sum per account of a batch of answers (several balances are locked in account order).
      */
     async spend(amounts: ReadonlyMap<string, number>, at: Date, tx: Db): Promise<void> {
-      const spends = [...amounts].filter(([, amount]) => amount !== 0).map(([accountId, amount]) => ({ accountId, amount }));
-      await repo.spendReservedMany(spends, at, tx);
+      await repo.spendReservedMany(spendsOf(amounts), at, tx);
+    },
+
+    /** `spend` as a rider (lib/statement-rider.ts) of a statement that takes no lock of the lock order (the batch's insert of its answers). */
+    spendRider(amounts: ReadonlyMap<string, number>, at: Date): StatementRider {
+      return repo.spendReservedRider(spendsOf(amounts), at);
     },
 
     /**

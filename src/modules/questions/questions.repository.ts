@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { QuestionsTable } from '../../db/schema.ts';
+import type { StatementRider } from '../../lib/statement-rider.ts';
 import { CLAIM_OUTCOME, claimCtes, claimOutcome, type KeyClaim, type KeyClaimOutcome } from './idempotency.repository.ts';
 
 /** A question with who asked it: the key's name, or the person's name and address (askedBy), and the account's kind (teamId). */
@@ -21,6 +22,23 @@ export interface ListFilter {
   personId?: string;
   beforeSeq?: number;
   limit: number;
+}
+
+/** What a batch of answers moved on one of its questions (answer-batch.ts). */
+export interface AnswerCounts {
+  id: string;
+  answered: number;
+  creditsSpent: number;
+  tally: Record<string, number>;
+  settlement: object | null;
+}
+
+function answerCountsUpdate(rows: readonly AnswerCounts[], at: Date) {
+  const values = sql.join(
+    rows.map((r) => sql`(${r.id}::text, ${r.answered}::int, ${r.creditsSpent}::bigint, ${JSON.stringify(r.tally)}::jsonb, ${r.settlement ? JSON.stringify(r.settlement) : null}::jsonb)`),
+  );
+  return sql`UPDATE questions AS q SET answered = v.answered, credits_spent = v.spent, tally = v.tally, settlement = coalesce(v.settlement, q.settlement), updated_at = ${at}
+    FROM (VALUES ${values}) AS v(id, answered, spent, tally, settlement) WHERE q.id = v.id`;
 }
 
 const OWNER_COLUMNS = ['k.name as key_name', 'p.name as person_name', 'p.email as person_email', 'a.kind as account_kind'] as const;
@@ -111,24 +129,21 @@ export function createQuestionsRepository(db: Db) {
     },
 
     /**
-     * Sets the counts a batch of answers moved (answers so far, credits spent, tally) on several
-     * questions in one statement; the caller holds their row locks (lockMany).
-     */
-    /**
      * The counts a batch of answers moved, one statement for all its questions; `settlement` is
-     * written only where the batch met a stopping rule (it is set once: answer-batch.ts).
+     * written only where the batch met a stopping rule (it is set once: answer-batch.ts). The
+     * caller holds their row locks (lockMany).
      */
-    async setAnswerCounts(
-      rows: ReadonlyArray<{ id: string; answered: number; creditsSpent: number; tally: Record<string, number>; settlement: object | null }>,
-      at: Date,
-      tx: Db,
-    ): Promise<void> {
+    async setAnswerCounts(rows: readonly AnswerCounts[], at: Date, tx: Db): Promise<void> {
       if (rows.length === 0) return;
-      const values = sql.join(
-        rows.map((r) => sql`(${r.id}::text, ${r.answered}::int, ${r.creditsSpent}::bigint, ${JSON.stringify(r.tally)}::jsonb, ${r.settlement ? JSON.stringify(r.settlement) : null}::jsonb)`),
-      );
-      await sql`UPDATE questions AS q SET answered = v.answered, credits_spent = v.spent, tally = v.tally, settlement = coalesce(v.settlement, q.settlement), updated_at = ${at}
-        FROM (VALUES ${values}) AS v(id, answered, spent, tally, settlement) WHERE q.id = v.id`.execute(tx);
+      await answerCountsUpdate(rows, at).execute(tx);
+    },
+
+    /**
+     * setAnswerCounts as a rider (lib/statement-rider.ts) of the batch's insert: the question rows
+     * it updates are the ones the batch already holds locked, so it takes no lock of its own.
+     */
+    answerCountsRider(rows: readonly AnswerCounts[], at: Date): StatementRider {
+      return { carried: false, ctes: (prefix) => (rows.length === 0 ? [] : [sql`${sql.id(`${prefix}counts`)} AS (${answerCountsUpdate(rows, at)})`]) };
     },
 
     async update(id: string, values: Updateable<QuestionsTable>, tx: Db): Promise<void> {
