@@ -202,4 +202,36 @@ describe('answers arriving together', () => {
     expect(Object.fromEntries(answered.map((q) => [q.id, q.answered]))).toEqual({ [low.id]: 3, [high.id]: 4 });
     await expectReconciled(t);
   });
+
+  // "One answer per head in a variant group" spans rows (each variant is a question of its own):
+  // another process could be writing the same head's answer to another variant. The group's first
+  // question is its lock (questions.repository.ts lockForAnswers), so the two are written one after
+  // the other and the second's check sees the first.
+  it.skipIf(!isServerRun())('on PostgreSQL: an answer to a variant waits for the lock of its group\'s first question', async () => {
+    const key = await fundedKey(t, 10_000);
+    const original = await ask(t, key, choiceDraft({ n: 10 }));
+    const variant = await ask(t, key, { variantOf: original.id, draft: { type: 'single_choice', text: 'Which name sounds calmest for a savings app?' } });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const holding = new Promise<void>((resolve) => (locked = resolve));
+    const holder = t.db.transaction().execute(async (tx) => {
+      await sql`SELECT 1 FROM questions WHERE id = ${original.id} FOR UPDATE`.execute(tx);
+      locked();
+      await released;
+    });
+    await holding;
+    let settled = false;
+    const answering = answer(t, variant.id, fresh(1)[0]).finally(() => (settled = true));
+    let waiting = 0;
+    for (let i = 0; i < 300 && waiting === 0 && !settled; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      waiting = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(t.db)).rows[0].n;
+    }
+    expect({ settled, waiting }, 'the variant\'s answer waits for the group\'s first question').toEqual({ settled: false, waiting: 1 });
+    release();
+    await holder;
+    expect(await answering).toMatchObject({ accepted: true });
+    await expectReconciled(t);
+  });
 });

@@ -34,9 +34,10 @@ const MAX_BATCH = 64;
  * heads' checks; the insert, carrying the counts and the holds' spends; COMMIT. A batch that
  * completes a question writes its spends after the close instead (lock order, below).
  *
- * Lock order (docs/credits.md): the questions, in id order; for each question completed, its
- * follow-ups and its account's balance (the close's refund); then the balances the answers
- * spend from, in account order.
+ * Lock order (docs/credits.md): the questions, with the first question of each variant group
+ * among them (the lock of the one-answer-per-group rule), in id order; for each question
+ * completed, its follow-ups and its account's balance (the close's refund); then the balances the
+ * answers spend from, in account order.
  *
  * An answer refused by a rule (full, closed, not eligible, not valid) is answered alone while the
  * rest of its batch is written. A batch whose statements fail is written again one answer per
@@ -70,7 +71,7 @@ export function createAnswerRecordingService(deps: {
 
   /** The batch's work inside its transaction; `touched` collects the questions to announce after commit. */
   async function writeInTransaction(tx: Db, submissions: readonly AnswerSubmission[], touched: Set<string>): Promise<Array<Settled<RecordOutcome>>> {
-    const locked = await questions.lockMany([...new Set(submissions.map((s) => s.questionId))], tx);
+    const locked = await questions.lockForAnswers([...new Set(submissions.map((s) => s.questionId))], tx);
     const byId = new Map(locked.map((q) => [q.id, q]));
     const noncePairs = submissions.flatMap((s) => (s.extra.nonce && byId.has(s.questionId) ? [{ questionId: s.questionId, nonce: s.extra.nonce }] : []));
     const earlierNonces = await repo.findByNonces(noncePairs, tx);

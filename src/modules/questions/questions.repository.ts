@@ -119,13 +119,24 @@ export function createQuestionsRepository(db: Db) {
     },
 
     /**
-     * Locks several question rows, in id order (so two batches of answers locking overlapping
-     * sets never wait on each other in a cycle): with ORDER BY, PostgreSQL locks the rows as they
-     * come out of the sort.
+     * Locks the question rows a batch of answers writes to, and the first question of each of
+     * their variant groups, in id order (so two batches of answers locking overlapping sets never
+     * wait on each other in a cycle): with ORDER BY, PostgreSQL locks the rows as they come out of
+     * the sort. The group's first question is the lock of the rule "one answer per head in a
+     * variant group" (answer-batch.ts): the variants are different rows, so without it two
+     * processes could each accept one head's answer to another variant at the same moment.
+     * (`variant_group` is written once, when the variant is asked.) Returns every row locked.
      */
-    async lockMany(ids: readonly string[], tx: Db): Promise<Array<Selectable<QuestionsTable>>> {
+    async lockForAnswers(ids: readonly string[], tx: Db): Promise<Array<Selectable<QuestionsTable>>> {
       if (ids.length === 0) return [];
-      return tx.selectFrom('questions').selectAll().where(sql<boolean>`id = any(${sql.val([...ids])}::text[])`).orderBy('id').forUpdate().execute();
+      const asked = sql.val([...ids]);
+      return tx
+        .selectFrom('questions')
+        .selectAll()
+        .where(sql<boolean>`(id = any(${asked}::text[]) OR id IN (SELECT variant_group FROM questions WHERE id = any(${asked}::text[]) AND variant_group IS NOT NULL))`)
+        .orderBy('id')
+        .forUpdate()
+        .execute();
     },
 
     /**
