@@ -87,8 +87,8 @@ export function createAnswerRecordingService(deps: {
       at,
     );
     // The counts, and the spends when no question closes, ride in the insert's statement: one
-    // round trip where there were three (the questions are locked already; the balances come
-    // last in the lock order, and the insert takes no lock of it).
+    // round trip where there were three or four (the questions are locked already; the balances
+    // come last in the lock order, and the insert takes no lock of it).
     const counts = questions.answerCountsRider(plan.counts, at);
     const spends = plan.closes.length === 0 ? holds.spendRider(plan.spends, at) : null;
     const stored = await repo.insertMany(plan.answers, tx, spends ? [counts, spends] : [counts]);

@@ -7,6 +7,9 @@ import type { StatementRider } from '../../lib/statement-rider.ts';
 import { NO_COUNTERS, type ServiceCounters } from '../../lib/service-counters.ts';
 import { afterCommit } from '../../db/transaction.ts';
 
+/** A batch's sums per account as the balance rows' spends; an account that moves nothing is left out. */
+const spendsOf = (amounts: ReadonlyMap<string, number>) => [...amounts].filter(([, amount]) => amount !== 0).map(([accountId, amount]) => ({ accountId, amount }));
+
 /**
  * The money of a question, in the caller's transaction (TigerBeetle-style two-phase transfer,
  * RELIABILITY R3): `reserve` moves the full price from available to reserved and writes the `ask`
@@ -51,9 +54,6 @@ export interface RefundInput {
  * `alerts` writes the events a reservation can make true (credits.alerts.ts): `credits.low` and
  * `connection.cap_warning`, from inside `reserve`, so that no caller can forget them.
  */
-/** A batch's sums per account as the balance rows' spends; an account that moves nothing is left out. */
-const spendsOf = (amounts: ReadonlyMap<string, number>) => [...amounts].filter(([, amount]) => amount !== 0).map(([accountId, amount]) => ({ accountId, amount }));
-
 export function createCreditHolds(repo: CreditsRepository, alerts: CreditAlerts, counters: Pick<ServiceCounters, 'refunded'> = NO_COUNTERS) {
   async function capLeft(keyId: string, cap: number, at: Date, tx: Db): Promise<number> {
     return Math.max(0, cap - (await repo.spentToday(keyId, utcDay(at), tx)));
