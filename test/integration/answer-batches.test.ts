@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { answer, ask, choiceDraft, expectReconciled, fundedKey, money, seedHeads, type Head, type Json } from '../helpers/questions.ts';
 import { isServerRun } from '../helpers/test-database.ts';
@@ -32,6 +32,36 @@ const settle = (p: Promise<RecordOutcome>): Promise<Settled> => p.then((value) =
 async function transactionsOf(questionIds: string[]): Promise<number> {
   const rows = await sql<{ n: number }>`SELECT count(DISTINCT xmin::text)::int AS n FROM answers WHERE question_id = any(${questionIds}::text[])`.execute(t.db);
   return rows.rows[0].n;
+}
+
+/** Holds the row lock `lock` takes (a SELECT … FOR UPDATE) in a transaction of its own until `release`. */
+async function holdLock(lock: RawBuilder<unknown>): Promise<{ release(): Promise<void> }> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let locked!: () => void;
+  const holding = new Promise<void>((resolve) => (locked = resolve));
+  const holder = t.db.transaction().execute(async (tx) => {
+    await lock.execute(tx);
+    locked();
+    await released;
+  });
+  await holding;
+  return {
+    async release() {
+      release();
+      await holder;
+    },
+  };
+}
+
+/** The database's backends waiting for a lock, once there is one (up to 3 s, or until `stop()`). */
+async function lockWaiters(stop: () => boolean = () => false): Promise<number> {
+  let waiting = 0;
+  for (let i = 0; i < 300 && waiting === 0 && !stop(); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    waiting = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(t.db)).rows[0].n;
+  }
+  return waiting;
 }
 
 describe('answers arriving together', () => {
@@ -175,28 +205,13 @@ describe('answers arriving together', () => {
   it.skipIf(!isServerRun())('on PostgreSQL: a batch spending from several accounts takes their balance locks in account order', async () => {
     const keys = [await fundedKey(t, 5_000), await fundedKey(t, 5_000)].sort((a, b) => (a.accountId < b.accountId ? -1 : 1));
     const [low, high] = [await ask(t, keys[0], choiceDraft({ n: 20 })), await ask(t, keys[1], choiceDraft({ n: 20 }))];
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const holding = new Promise<void>((resolve) => (locked = resolve));
-    const holder = t.db.transaction().execute(async (tx) => {
-      await sql`SELECT 1 FROM balances WHERE account_id = ${keys[0].accountId} FOR UPDATE`.execute(tx);
-      locked();
-      await released;
-    });
-    await holding;
+    const holder = await holdLock(sql`SELECT 1 FROM balances WHERE account_id = ${keys[0].accountId} FOR UPDATE`);
     // The higher account's answer first: should it go alone, it commits at once, and the next batch holds both accounts.
     const answering = Promise.all([answer(t, high.id, fresh(1)[0]), ...fresh(3).map((h) => answer(t, low.id, h)), ...fresh(3).map((h) => answer(t, high.id, h))]);
-    let waiting = 0;
-    for (let i = 0; i < 300 && waiting === 0; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      waiting = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(t.db)).rows[0].n;
-    }
-    expect(waiting, 'the batch waits for the lower balance').toBe(1);
+    expect(await lockWaiters(), 'the batch waits for the lower balance').toBe(1);
     // The higher balance is free while the batch waits for the lower one (NOWAIT fails at once if it is held).
     await t.db.transaction().execute((tx) => sql`SELECT 1 FROM balances WHERE account_id = ${keys[1].accountId} FOR UPDATE NOWAIT`.execute(tx));
-    release();
-    await holder;
+    await holder.release();
     expect((await answering).every((o) => o.accepted)).toBe(true);
     const answered = await t.db.selectFrom('questions').select(['id', 'answered']).where('id', 'in', [low.id, high.id]).execute();
     expect(Object.fromEntries(answered.map((q) => [q.id, q.answered]))).toEqual({ [low.id]: 3, [high.id]: 4 });
@@ -211,26 +226,12 @@ describe('answers arriving together', () => {
     const key = await fundedKey(t, 10_000);
     const original = await ask(t, key, choiceDraft({ n: 10 }));
     const variant = await ask(t, key, { variantOf: original.id, draft: { type: 'single_choice', text: 'Which name sounds calmest for a savings app?' } });
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const holding = new Promise<void>((resolve) => (locked = resolve));
-    const holder = t.db.transaction().execute(async (tx) => {
-      await sql`SELECT 1 FROM questions WHERE id = ${original.id} FOR UPDATE`.execute(tx);
-      locked();
-      await released;
-    });
-    await holding;
+    const holder = await holdLock(sql`SELECT 1 FROM questions WHERE id = ${original.id} FOR UPDATE`);
     let settled = false;
     const answering = answer(t, variant.id, fresh(1)[0]).finally(() => (settled = true));
-    let waiting = 0;
-    for (let i = 0; i < 300 && waiting === 0 && !settled; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      waiting = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(t.db)).rows[0].n;
-    }
+    const waiting = await lockWaiters(() => settled);
     expect({ settled, waiting }, 'the variant\'s answer waits for the group\'s first question').toEqual({ settled: false, waiting: 1 });
-    release();
-    await holder;
+    await holder.release();
     expect(await answering).toMatchObject({ accepted: true });
     await expectReconciled(t);
   });

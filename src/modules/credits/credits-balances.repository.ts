@@ -17,7 +17,21 @@ export interface Spend {
   amount: number;
 }
 
-const spendValues = (spends: readonly Spend[]) => sql.join(spends.map((s) => sql`(${s.accountId}::text, ${s.amount}::bigint)`));
+/**
+ * The spends as CTEs: the balance rows locked in account order (the order every writer of several
+ * balances keeps) by the first, then moved by the second, which reads them through the first, so
+ * every balance it moves was locked there, in that order, however the planner joins them.
+ */
+function spendCtes(spends: readonly Spend[], at: Date, prefix: string) {
+  const locked = sql.id(`${prefix}locked`);
+  const values = sql.join(spends.map((s) => sql`(${s.accountId}::text, ${s.amount}::bigint)`));
+  return [
+    sql`${locked} AS MATERIALIZED (SELECT account_id FROM balances WHERE account_id = any(${sql.val(spends.map((s) => s.accountId))}::text[]) ORDER BY account_id FOR UPDATE)`,
+    sql`${sql.id(`${prefix}spent`)} AS (UPDATE balances AS b SET reserved = b.reserved - v.amount, updated_at = ${at}
+      FROM ${locked} AS l JOIN (VALUES ${values}) AS v(account_id, amount) ON v.account_id = l.account_id
+      WHERE b.account_id = l.account_id)`,
+  ];
+}
 
 /**
  * SQL of an account's balance row: what it can spend (`available`) and what its questions hold
@@ -91,46 +105,22 @@ export function createCreditsBalancesRepository(db: Db) {
       return Number(result.numUpdatedRows) === 1;
     },
 
-    /** One answer's share leaves the hold (credits − reserved is unchanged). */
-    async spendReserved(accountId: string, amount: number, at: Date, tx: Db): Promise<void> {
-      await tx.updateTable('balances').set({ reserved: sql`reserved - ${amount}`, updated_at: at }).where('account_id', '=', accountId).execute();
-    },
-
     /**
-     * Answers of several accounts leave their holds (a batch of answers, answer-recording.service.ts):
-     * the balance rows are locked in account order first, the order every writer of several
-     * balances keeps, then moved in one statement.
+     * Answers' shares leave their accounts' holds (a batch of answers, answer-recording.service.ts;
+     * credits − reserved is unchanged), in one statement: spendReservedRider's, written alone.
      */
     async spendReservedMany(spends: readonly Spend[], at: Date, tx: Db): Promise<void> {
       if (spends.length === 0) return;
-      if (spends.length === 1) return this.spendReserved(spends[0].accountId, spends[0].amount, at, tx);
-      const ids = spends.map((s) => s.accountId);
-      await tx.selectFrom('balances').select('account_id').where(sql<boolean>`account_id = any(${sql.val(ids)}::text[])`).orderBy('account_id').forUpdate().execute();
-      await sql`UPDATE balances AS b SET reserved = b.reserved - v.amount, updated_at = ${at}
-        FROM (VALUES ${spendValues(spends)}) AS v(account_id, amount) WHERE b.account_id = v.account_id`.execute(tx);
+      await sql`WITH ${sql.join(spendCtes(spends, at, ''))} SELECT 1`.execute(tx);
     },
 
     /**
      * spendReservedMany as a rider (lib/statement-rider.ts) of a batch's insert, which takes no
      * lock of the lock order itself: the balances are the last locks of the batch's transaction
-     * (docs/credits.md "Lock order"), taken here in account order by the rider's first CTE. The
-     * update reads the rows through that CTE, so every balance it moves was locked there first and
-     * in that order, however the planner joins them.
+     * (docs/credits.md "Lock order").
      */
     spendReservedRider(spends: readonly Spend[], at: Date): StatementRider {
-      return {
-        carried: false,
-        ctes(prefix) {
-          if (spends.length === 0) return [];
-          const locked = sql.id(`${prefix}locked`);
-          return [
-            sql`${locked} AS MATERIALIZED (SELECT account_id FROM balances WHERE account_id = any(${sql.val(spends.map((s) => s.accountId))}::text[]) ORDER BY account_id FOR UPDATE)`,
-            sql`${sql.id(`${prefix}spent`)} AS (UPDATE balances AS b SET reserved = b.reserved - v.amount, updated_at = ${at}
-              FROM ${locked} AS l JOIN (VALUES ${spendValues(spends)}) AS v(account_id, amount) ON v.account_id = l.account_id
-              WHERE b.account_id = l.account_id)`,
-          ];
-        },
-      };
+      return { carried: false, ctes: (prefix) => (spends.length === 0 ? [] : spendCtes(spends, at, prefix)) };
     },
 
     /** What is left of a hold goes back to available. */

@@ -142,7 +142,7 @@ export function createQuestionsRepository(db: Db) {
     /**
      * The counts a batch of answers moved, one statement for all its questions; `settlement` is
      * written only where the batch met a stopping rule (it is set once: answer-batch.ts). The
-     * caller holds their row locks (lockMany).
+     * caller holds their row locks (lockForAnswers).
      */
     async setAnswerCounts(rows: readonly AnswerCounts[], at: Date, tx: Db): Promise<void> {
       if (rows.length === 0) return;
