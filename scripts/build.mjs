@@ -6,7 +6,8 @@
 //
 // Steps: src/**/*.ts → dist/**/*.js with TypeScript itself (type checking is `npm run typecheck`,
 // not the build's job: `noCheck`), the files beside the code that it loads at run time (page
-// assets, the PDF worker's entry) copied to the same places under dist/, then the migrated
+// assets, the PDF worker's entry) copied to the same places under dist/, the start-up bundles of
+// the service and the admin CLI (scripts/bundle.mjs), then the migrated
 // embedded database a fresh DATA_DIR starts from (src/db/embedded-template.ts). dist/ is built
 // beside the old one and swapped in whole, so a failed or interrupted build never leaves a mix.
 import { spawnSync } from 'node:child_process';
@@ -14,6 +15,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundle } from './bundle.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SRC = path.join(ROOT, 'src');
@@ -23,7 +25,7 @@ const STAMP = path.join(DIST, '.build-stamp');
 /** Besides src/: a change of installed packages (PGlite's version decides the template's format). */
 /** The workspace packages (packages/*), built after the service, in this order (the CLI imports the SDK). */
 const PACKAGES = ['sdk', 'cli'];
-const INPUTS = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs'];
+const INPUTS = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs', 'scripts/bundle.mjs'];
 
 function newestSource(dir, newest = 0) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -101,6 +103,9 @@ export async function build() {
   const t0 = Date.now();
   run('compiling TypeScript', [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--outDir', next]);
   copyAssets(SRC, next);
+  // What `npm start` and `npm run admin` load: each entry point and its imports in one file
+  // (scripts/bundle.mjs); the rest of dist/ stays as compiled, for the worker and the tests.
+  await bundle(next, ROOT);
   const t1 = Date.now();
   const template = path.join(next, 'embedded-template');
   const previous = reusableTemplate(next);

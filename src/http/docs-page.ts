@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { loadOnce } from '../lib/load-once.ts';
 
 /**
@@ -146,7 +146,8 @@ export async function registerDocsPage(app: FastifyInstance): Promise<void> {
  * headers of every page).
  */
 const scalarServer = loadOnce(async () => {
-  const [{ default: Fastify }, { default: scalar }] = await Promise.all([import('fastify'), import('@scalar/fastify-api-reference')]);
+  // Fastify itself is the app's, loaded already.
+  const { default: scalar } = await import('@scalar/fastify-api-reference');
   const server = Fastify({ routerOptions: { ignoreTrailingSlash: false } });
   await server.register(scalar, {
     routePrefix: DOCS_PREFIX,

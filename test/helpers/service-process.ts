@@ -13,9 +13,9 @@ import { fileURLToPath } from 'node:url';
  */
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** The built service, as `npm start` runs it (scripts/start.mjs). */
-export const MAIN = path.join(REPO_ROOT, 'dist', 'main.js');
+export const MAIN = path.join(REPO_ROOT, 'dist', 'bundle', 'main.js');
 /** The built admin CLI, as `npm run admin` runs it (scripts/admin.mjs). */
-export const ADMIN_CLI = path.join(REPO_ROOT, 'dist', 'cli', 'admin.js');
+export const ADMIN_CLI = path.join(REPO_ROOT, 'dist', 'bundle', 'admin.js');
 
 /** Variables of the outer environment that would point the child at another database or service. */
 const INHERITED_OUT = ['DATABASE_URL', 'DATA_DIR', 'REDIS_URL', 'TEST_DATABASE_URL', 'TEST_REDIS_URL', 'PUBLIC_BASE_URL', 'ROLE', 'TURNSTILE_SECRET', 'TURNSTILE_SITE_KEY', 'SMTP_URL', 'MAIL_FROM', 'SESSION_SECRET', 'PAYMENTS_PROVIDER', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_URL', 'PORT', 'HOST', 'NODE_ENV', 'LOG_LEVEL'];

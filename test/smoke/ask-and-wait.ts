@@ -115,6 +115,21 @@ try {
   if (balance.json.credits + result.creditsSpent !== 10000 || balance.json.reserved !== 0) fail(`balance: ${JSON.stringify(balance.json)} after spending ${result.creditsSpent}`);
   step(`complete: ${result.distribution.map((d: { option: string; count: number }) => `${d.option} ${d.count}`).join(', ')}; balance ${balance.json.credits}`);
 
+  // What the service finds beside its own code, which its start-up bundle must still find
+  // (scripts/bundle.mjs): the fonts and the PDF worker of an export, the API reference's script.
+  for (const [format, magic] of [['pdf', '%PDF-'], ['png', '\x89PNG']] as const) {
+    const made = await http('POST', `/v2/questions/${id}/exports`, { format }, auth);
+    if (made.status !== 201) fail(`${format} export: ${made.status} ${JSON.stringify(made.json)}`);
+    const link = new URL(made.json.export.url as string);
+    const file = await fetch(`${base}${link.pathname}${link.search}`, { signal: AbortSignal.timeout(40_000) });
+    const bytes = Buffer.from(await file.arrayBuffer());
+    if (file.status !== 200 || bytes.subarray(0, magic.length).toString('latin1') !== magic) fail(`${format} export file: ${file.status}, starts ${JSON.stringify(bytes.subarray(0, 8).toString('latin1'))}`);
+    step(`${format} export: ${bytes.length} bytes`);
+  }
+  const docs = await fetch(`${base}/docs`, { signal: AbortSignal.timeout(40_000) });
+  if (docs.status !== 200 || !(await docs.text()).includes('<script')) fail(`/docs: ${docs.status}`);
+  step('/docs: the API reference page');
+
   service.kill('SIGTERM');
   const timer = setTimeout(() => service.kill('SIGKILL'), 20_000);
   await exited;
