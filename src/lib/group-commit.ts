@@ -11,6 +11,9 @@
  * database is down), each item is then written alone, so one item that makes the statement fail
  * fails alone and the others still go in.
  *
+ * Reads batch the same way (links.service.ts: the answers sent through links at one moment read
+ * their questions in one statement), with `write` reading instead of writing.
+ *
  * Written by hand: the npm batchers (dataloader, p-batch) batch reads by key and settle a batch
  * with one result list; none runs one batch at a time with this per-item fall-back.
  */

@@ -4,6 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { createTestApp, type TestApp, type TestKey } from '../helpers/test-app.ts';
+import { createLinksRepository, type LinksRepository } from '../../src/modules/links/links.repository.ts';
+import { createLinkService } from '../../src/modules/links/links.service.ts';
 import { ask, choiceDraft, DAY, errorOf, expectReconciled, getQuestion, grant, sleep, type Json } from '../helpers/questions.ts';
 
 /**
@@ -375,6 +377,32 @@ describe('POST /v1/public/link/{code}/answers', () => {
     const question = await linked(choiceDraft({ publicResults: true }));
     const response = await submit(question.linkCode, { option: 0 });
     expect(response.json()).toEqual({ accepted: true, state: 'live', showResult: true, resultCode: question.publicCode });
+  });
+
+  it('answers sent together read their questions and nonces in one statement, and each is answered as if it came alone', async () => {
+    const [first, second] = [await linked(), await linked()];
+    const replayed = randomUUID();
+    expectOutcome(await submit(first.linkCode, { option: 0 }, { nonce: replayed }), { accepted: true, state: 'live' });
+    // The service as the container makes it, on a repository that counts the reads it is asked for.
+    const repo = createLinksRepository(t.db);
+    const reads: number[] = [];
+    const counting: LinksRepository = { ...repo, findQuestionsByCodeAndNonce: (loads) => (reads.push(loads.length), repo.findQuestionsByCodeAndNonce(loads)) };
+    const links = createLinkService({ repo: counting, clock: t.clock, recorder: t.container.answers, humanCheck: { enabled: false, verify: async () => true }, lifecycle: t.container.lifecycle });
+    const body = (option: number, nonce = randomUUID()) => ({ answer: { option }, nonce, dwellMs: 3000, interrupted: false, locale: 'en-GB' });
+
+    const fresh = Array.from({ length: 12 }, (_, i) => links.submit(i % 2 ? first.linkCode : second.linkCode, body(i % 2), newIp()));
+    const replay = links.submit(first.linkCode, body(1, replayed), newIp());
+    const unknown = links.submit('NoSuchCode123', body(0), newIp()).then(() => null, (error: unknown) => error);
+
+    for (const outcome of await Promise.all(fresh)) expect(outcome).toEqual({ accepted: true, state: 'live', showResult: false, resultCode: null });
+    expect(await replay).toEqual({ accepted: true, state: 'live', showResult: false, resultCode: null });
+    expect(await unknown).toMatchObject({ code: 'not_found', status: 404 });
+    expect(reads).toEqual([14]);
+    // The replay recorded nothing: the first link has its first answer and six new ones.
+    expect((await stored(first.id)).answers.map((a) => a.nonce).filter((n) => n === replayed)).toHaveLength(1);
+    expect((await stored(first.id)).answered).toBe(7);
+    expect((await stored(second.id)).answered).toBe(6);
+    await expectReconciled(t);
   });
 
   it('an unknown code is 404 and no human check is spent', async () => {

@@ -16,17 +16,21 @@ export function createLinksRepository(db: Db) {
     },
 
     /**
-     * The question, and whether this page load's nonce already recorded an answer to it: one read,
-     * on every answer sent through a link. One SQL text with the columns submitting uses, not the
-     * query builder and the whole row: building the statement and decoding ~50 columns cost more
-     * than the database took to run it.
+     * For each page load (a link code and its nonce), the question, and whether that nonce already
+     * recorded an answer to it: in one statement for every answer sent through links at that
+     * moment (links.service.ts reads them together), `undefined` where the code names no question.
+     * One SQL text with the columns submitting uses, not the query builder and the whole row:
+     * building the statement and decoding ~50 columns cost more than the database took to run it.
      */
-    async findQuestionByCodeAndNonce(code: string, nonce: string, tx: Db = db): Promise<(SubmitQuestion & { replayOf: string | null }) | undefined> {
-      const { rows } = await sql<SubmitQuestion & { replayOf: string | null }>`
-        SELECT q.id, q.status, q.scheduled_for, q.closes_at, q.answered, q.n, q.draft, q.public_code, a.id AS "replayOf"
-        FROM questions q LEFT JOIN answers a ON a.question_id = q.id AND a.nonce = ${nonce}
-        WHERE q.link_code = ${code}`.execute(tx);
-      return rows[0];
+    async findQuestionsByCodeAndNonce(loads: ReadonlyArray<{ code: string; nonce: string }>): Promise<Array<(SubmitQuestion & { replayOf: string | null }) | undefined>> {
+      const { rows } = await sql<SubmitQuestion & { replayOf: string | null; i: number }>`
+        SELECT p.i::int AS i, q.id, q.status, q.scheduled_for, q.closes_at, q.answered, q.n, q.draft, q.public_code, a.id AS "replayOf"
+        FROM unnest(${loads.map((l) => l.code)}::text[], ${loads.map((l) => l.nonce)}::uuid[]) WITH ORDINALITY AS p(code, nonce, i)
+        JOIN questions q ON q.link_code = p.code
+        LEFT JOIN answers a ON a.question_id = q.id AND a.nonce = p.nonce`.execute(db);
+      const found: Array<(SubmitQuestion & { replayOf: string | null }) | undefined> = loads.map(() => undefined);
+      for (const { i, ...row } of rows) found[i - 1] = row;
+      return found;
     },
 
     /** Counts a page load once per nonce (a reload with the same nonce adds nothing). */

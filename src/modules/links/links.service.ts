@@ -2,6 +2,8 @@ import type { Selectable } from 'kysely';
 import type { QuestionsTable } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, notFound, validationError } from '../../lib/errors.ts';
+import { isDatabaseUnavailable } from '../../lib/database-errors.ts';
+import { createGroupCommit } from '../../lib/group-commit.ts';
 import type { AnswerRecordingService } from '../answers/answer-recording.service.ts';
 import { readAnswer, type AnswerInput } from '../draft/answer-format.ts';
 import { storedDraft } from '../draft/stored-draft.ts';
@@ -91,9 +93,22 @@ export function createLinkService(deps: {
     return row;
   }
 
-  /** The question, and whether this page load's nonce already recorded an answer to it: one read. */
+  /**
+   * Every answer sent through a link reads its question and its nonce's earlier answer first.
+   * Those that arrive together (or while the previous read runs) are read in one statement, as
+   * the recorder writes them in one transaction: on PostgreSQL a statement's round trip costs the
+   * app more than the read costs the database, and the embedded database runs one statement at a
+   * time. Each read is still one snapshot taken after its request arrived.
+   */
+  const reads = createGroupCommit<{ code: string; nonce: string }, (SubmitQuestion & { replayOf: string | null }) | undefined>({
+    maxBatch: 64,
+    write: async (loads) => (await repo.findQuestionsByCodeAndNonce(loads)).map((value) => ({ ok: true, value })),
+    failsAll: isDatabaseUnavailable,
+  });
+
+  /** The question, and whether this page load's nonce already recorded an answer to it. */
   async function byCodeAndNonce(code: string, nonce: string): Promise<SubmitQuestion & { replayOf: string | null }> {
-    const row = await repo.findQuestionByCodeAndNonce(code, nonce);
+    const row = await reads.submit({ code, nonce });
     if (!row) throw notFound('There is no question at this link.');
     return row;
   }
