@@ -52,6 +52,23 @@ const withOwner = (db: Db) =>
     .selectAll('q')
     .select(OWNER_COLUMNS);
 
+/**
+ * lockForAnswers' statement. The ids are one array, the asked ids and their groups' first
+ * questions, so the rows are found through the primary key: an `id = any(…) OR id IN (SELECT …)`
+ * cannot use an index, and scanned every question of the database for every batch (a full bench
+ * run's answers went 3–4× slower after the asks rows had added ~3,000 questions).
+ * test/integration/answer-batches.test.ts checks the plan.
+ */
+export function lockForAnswersQuery(ids: readonly string[], tx: Db) {
+  const asked = sql.val([...ids]);
+  return tx
+    .selectFrom('questions')
+    .selectAll()
+    .where(sql<boolean>`id = any(${asked}::text[] || ARRAY(SELECT variant_group FROM questions WHERE id = any(${asked}::text[]) AND variant_group IS NOT NULL))`)
+    .orderBy('id')
+    .forUpdate();
+}
+
 /** The labels column is text[]: the array goes over as one parameter cast to it (an empty one too). */
 const withLabels = (row: Insertable<QuestionsTable>) => (row.labels === undefined ? row : { ...row, labels: sql<string[]>`${sql.val(row.labels)}::text[]` });
 
@@ -129,14 +146,7 @@ export function createQuestionsRepository(db: Db) {
      */
     async lockForAnswers(ids: readonly string[], tx: Db): Promise<Array<Selectable<QuestionsTable>>> {
       if (ids.length === 0) return [];
-      const asked = sql.val([...ids]);
-      return tx
-        .selectFrom('questions')
-        .selectAll()
-        .where(sql<boolean>`(id = any(${asked}::text[]) OR id IN (SELECT variant_group FROM questions WHERE id = any(${asked}::text[]) AND variant_group IS NOT NULL))`)
-        .orderBy('id')
-        .forUpdate()
-        .execute();
+      return lockForAnswersQuery(ids, tx).execute();
     },
 
     /**
