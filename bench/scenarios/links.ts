@@ -5,10 +5,11 @@ import { isObject, type Scenario } from './types.ts';
  * POST /v1/public/link/{code}/answers (docs/answer-link.md): anonymous answers through answer
  * links, over HTTP, no key. Every request is a new page load: a fresh nonce, a valid
  * single-choice answer (a reason on a third of them), dwellMs, locale and a human-check token.
- * Per request: the question and the nonce's earlier answer in one read, the answer checked
- * against the question, the token verified over HTTP with siteverify (production requires the
- * check; here a stand-in in its own process, servers/siteverify.ts, so Cloudflare's own tens of
- * milliseconds are not in the figures), then the recorder's transaction (question row locked,
+ * Per request: the question and the nonce's earlier answer in one read (one statement for the
+ * answers arriving together), the answer checked against the question, the token verified over
+ * HTTP with siteverify (production requires the check; here a stand-in in its own process,
+ * servers/siteverify.ts, so Cloudflare's own tens of milliseconds are not in the figures), then
+ * the recorder's transaction (question row locked,
  * nonce re-checked, answer inserted, count and tally moved, the account's hold spent).
  *
  * 20 live questions of one account, n = 5,000 each (100,000 answers of room: none fills during a
