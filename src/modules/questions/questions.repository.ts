@@ -57,9 +57,9 @@ const withOwner = (db: Db) =>
  * questions, so the rows are found through the primary key: an `id = any(…) OR id IN (SELECT …)`
  * cannot use an index, and scanned every question of the database for every batch (a full bench
  * run's answers went 3–4× slower after the asks rows had added ~3,000 questions).
- * test/integration/answer-batches.test.ts checks the plan.
+ * test/integration/hot-path-plans.test.ts checks its plan, with the hot paths' other statements.
  */
-export function lockForAnswersQuery(ids: readonly string[], tx: Db) {
+function lockForAnswersQuery(ids: readonly string[], tx: Db) {
   const asked = sql.val([...ids]);
   return tx
     .selectFrom('questions')

@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CompiledQuery, sql } from 'kysely';
+import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { answer, ask, choiceDraft, fundedKey, seedHeads, type Head } from '../helpers/questions.ts';
+
+/**
+ * The statements of the hot paths (an ask, answers through the recorder and through a link, the
+ * result, a wait, the answer that completes a question) find their rows through indexes, however
+ * large the tables grow. Every statement those paths send is captured as the app sends it and
+ * EXPLAINed with its own parameters, sequential scans priced out: a plan that still reads a whole
+ * table (a Seq Scan) or a whole index (an index scan with no Index Cond, its rows filtered) has no
+ * other way to run, and would read every row of that table on every request. Functional tests
+ * pass either way; the eleventh session found one such statement (the answer batch's question
+ * locks) only because a full bench run slowed down once the database held more questions.
+ */
+let t: TestApp;
+let heads: Head[];
+
+/** The tables that grow with use: a scan of any of them on a hot path costs more every day. */
+const GROWING = ['questions', 'answers', 'heads', 'ledger_entries', 'outbox_events', 'idempotency_keys', 'credit_lots', 'lot_uses', 'link_starts', 'audience_members', 'answer_flags', 'key_cap_charges', 'key_daily_spend', 'webhook_deliveries', 'insights', 'job'];
+
+interface Sent {
+  text: string;
+  values: unknown[];
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  heads = (await seedHeads(t, 60)).filter((h) => h.tier === 1);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** Runs `work` and returns every statement the app's pool was sent meanwhile, as sent. */
+async function statementsOf(work: () => Promise<void>): Promise<Sent[]> {
+  const sent: Sent[] = [];
+  let on = true;
+  const pool = t.database.pool as unknown as pg.Pool;
+  const wrapped = new WeakSet<object>();
+  const capture = (client: pg.PoolClient) => {
+    if (wrapped.has(client)) return;
+    wrapped.add(client);
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      const [first, second] = args;
+      const text = typeof first === 'string' ? first : (first as { text?: unknown } | null)?.text;
+      const values = typeof first === 'string' ? second : (first as { values?: unknown } | null)?.values;
+      if (on && typeof text === 'string') sent.push({ text, values: Array.isArray(values) ? values : [] });
+      return query(...args);
+    };
+  };
+  pool.on('acquire', capture);
+  try {
+    await work();
+  } finally {
+    on = false;
+    pool.off('acquire', capture);
+  }
+  return sent;
+}
+
+async function planOf({ text, values }: Sent): Promise<string> {
+  return t.db.transaction().execute(async (tx) => {
+    await sql`SET LOCAL enable_seqscan = off`.execute(tx);
+    const { rows } = await tx.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`EXPLAIN ${text}`, values));
+    return rows.map((row) => row['QUERY PLAN']).join('\n');
+  });
+}
+
+/** The growing tables a plan reads whole: a Seq Scan, or an index scan with no condition on the index. */
+function wholeReads(plan: string): string[] {
+  const lines = plan.split('\n');
+  const found: string[] = [];
+  lines.forEach((line, i) => {
+    const scan = /(Seq Scan|Index Scan|Index Only Scan)(?: Backward)?(?: using \S+)? on (?:\w+\.)?(\w+)/.exec(line);
+    if (!scan || !GROWING.includes(scan[2])) return;
+    if (scan[1] === 'Seq Scan') return void found.push(`${scan[2]}: Seq Scan`);
+    const depth = line.search(/\S/);
+    const details = [];
+    for (let j = i + 1; j < lines.length && lines[j].search(/\S/) > depth && !lines[j].includes('->'); j++) details.push(lines[j]);
+    if (!details.some((d) => d.includes('Index Cond'))) found.push(`${scan[2]}: ${scan[1]} with no Index Cond`);
+  });
+  return found;
+}
+
+const DML = /^\s*(select|insert|update|delete|with)\b/i;
+
+describe('the hot paths\' statements find their rows through indexes', () => {
+  it('an ask, panel and link answers, the result, a wait and the completing answer', async () => {
+    const key = await fundedKey(t, 50_000);
+    let question: Record<string, any> = {};
+    const sent = await statementsOf(async () => {
+      question = await ask(t, key, choiceDraft({ n: 12 }));
+      await Promise.all(heads.slice(0, 6).map((h, i) => answer(t, question.id, h, { option: i % 2 })));
+      const link = (option: number) => t.inject({ method: 'POST', url: `/v1/public/link/${question.linkCode}/answers`, payload: { answer: { option }, nonce: randomUUID(), dwellMs: 3000, interrupted: false, locale: 'en-GB' }, remoteAddress: `198.51.100.${option + 1}` });
+      for (const response of await Promise.all([link(0), link(1), link(0)])) expect(response.statusCode, response.body).toBe(200);
+      expect((await t.inject({ method: 'GET', url: `/v2/questions/${question.id}/result`, headers: key.auth })).statusCode).toBe(200);
+      const waiting = t.inject({ method: 'GET', url: `/v2/questions/${question.id}/wait?seconds=5`, headers: key.auth });
+      await Promise.all(heads.slice(6, 9).map((h) => answer(t, question.id, h)));
+      expect((await waiting).json().done).toBe(true);
+    });
+
+    const statements = [...new Map(sent.filter((s) => DML.test(s.text)).map((s) => [s.text, s])).values()];
+    expect(statements.length).toBeGreaterThan(10);
+    const problems: string[] = [];
+    for (const statement of statements) {
+      const plan = await planOf(statement);
+      for (const read of wholeReads(plan)) problems.push(`${read}\n  ${statement.text.replace(/\s+/g, ' ').slice(0, 300)}\n${plan}`);
+    }
+    expect(problems, problems.join('\n\n')).toEqual([]);
+  });
+});
