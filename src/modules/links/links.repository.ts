@@ -6,6 +6,8 @@ type QuestionRow = Selectable<QuestionsTable>;
 
 /** What submitting an answer reads of the question: its state, its draft (to check the answer), its result link. */
 export type SubmitQuestion = Pick<QuestionRow, 'id' | 'status' | 'scheduled_for' | 'closes_at' | 'answered' | 'n' | 'draft' | 'public_code'>;
+/** A submit's read: its question, and the id of the answer its nonce already recorded there (a replay), if any. */
+export type SubmitRead = SubmitQuestion & { replayOf: string | null };
 
 /** SQL of the answer page (docs/answer-link.md): its question by link code, and page-load counts. */
 export function createLinksRepository(db: Db) {
@@ -22,13 +24,13 @@ export function createLinksRepository(db: Db) {
      * One SQL text with the columns submitting uses, not the query builder and the whole row:
      * building the statement and decoding ~50 columns cost more than the database took to run it.
      */
-    async findQuestionsByCodeAndNonce(loads: ReadonlyArray<{ code: string; nonce: string }>): Promise<Array<(SubmitQuestion & { replayOf: string | null }) | undefined>> {
-      const { rows } = await sql<SubmitQuestion & { replayOf: string | null; i: number }>`
+    async findQuestionsByCodeAndNonce(loads: ReadonlyArray<{ code: string; nonce: string }>): Promise<Array<SubmitRead | undefined>> {
+      const { rows } = await sql<SubmitRead & { i: number }>`
         SELECT p.i::int AS i, q.id, q.status, q.scheduled_for, q.closes_at, q.answered, q.n, q.draft, q.public_code, a.id AS "replayOf"
         FROM unnest(${loads.map((l) => l.code)}::text[], ${loads.map((l) => l.nonce)}::uuid[]) WITH ORDINALITY AS p(code, nonce, i)
         JOIN questions q ON q.link_code = p.code
         LEFT JOIN answers a ON a.question_id = q.id AND a.nonce = p.nonce`.execute(db);
-      const found: Array<(SubmitQuestion & { replayOf: string | null }) | undefined> = loads.map(() => undefined);
+      const found: Array<SubmitRead | undefined> = loads.map(() => undefined);
       for (const { i, ...row } of rows) found[i - 1] = row;
       return found;
     },

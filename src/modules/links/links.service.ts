@@ -9,7 +9,7 @@ import { readAnswer, type AnswerInput } from '../draft/answer-format.ts';
 import { storedDraft } from '../draft/stored-draft.ts';
 import { TYPE_RULES, type QuestionType } from '../draft/question-types.ts';
 import type { HumanCheck } from './turnstile.ts';
-import type { LinksRepository, SubmitQuestion } from './links.repository.ts';
+import type { LinksRepository, SubmitQuestion, SubmitRead } from './links.repository.ts';
 import type { LifecycleService } from '../questions/lifecycle.service.ts';
 import type { LinkState, LinkView, SubmitBody } from './links.schemas.ts';
 
@@ -100,14 +100,14 @@ export function createLinkService(deps: {
    * app more than the read costs the database, and the embedded database runs one statement at a
    * time. Each read is still one snapshot taken after its request arrived.
    */
-  const reads = createGroupCommit<{ code: string; nonce: string }, (SubmitQuestion & { replayOf: string | null }) | undefined>({
+  const reads = createGroupCommit<{ code: string; nonce: string }, SubmitRead | undefined>({
     maxBatch: 64,
     write: async (loads) => (await repo.findQuestionsByCodeAndNonce(loads)).map((value) => ({ ok: true, value })),
     failsAll: isDatabaseUnavailable,
   });
 
   /** The question, and whether this page load's nonce already recorded an answer to it. */
-  async function byCodeAndNonce(code: string, nonce: string): Promise<SubmitQuestion & { replayOf: string | null }> {
+  async function byCodeAndNonce(code: string, nonce: string): Promise<SubmitRead> {
     const row = await reads.submit({ code, nonce });
     if (!row) throw notFound('There is no question at this link.');
     return row;

@@ -52,23 +52,6 @@ const withOwner = (db: Db) =>
     .selectAll('q')
     .select(OWNER_COLUMNS);
 
-/**
- * lockForAnswers' statement. The ids are one array, the asked ids and their groups' first
- * questions, so the rows are found through the primary key: an `id = any(…) OR id IN (SELECT …)`
- * cannot use an index, and scanned every question of the database for every batch (a full bench
- * run's answers went 3–4× slower after the asks rows had added ~3,000 questions).
- * test/integration/hot-path-plans.test.ts checks its plan, with the hot paths' other statements.
- */
-function lockForAnswersQuery(ids: readonly string[], tx: Db) {
-  const asked = sql.val([...ids]);
-  return tx
-    .selectFrom('questions')
-    .selectAll()
-    .where(sql<boolean>`id = any(${asked}::text[] || ARRAY(SELECT variant_group FROM questions WHERE id = any(${asked}::text[]) AND variant_group IS NOT NULL))`)
-    .orderBy('id')
-    .forUpdate();
-}
-
 /** The labels column is text[]: the array goes over as one parameter cast to it (an empty one too). */
 const withLabels = (row: Insertable<QuestionsTable>) => (row.labels === undefined ? row : { ...row, labels: sql<string[]>`${sql.val(row.labels)}::text[]` });
 
@@ -143,10 +126,21 @@ export function createQuestionsRepository(db: Db) {
      * variant group" (answer-batch.ts): the variants are different rows, so without it two
      * processes could each accept one head's answer to another variant at the same moment.
      * (`variant_group` is written once, when the variant is asked.) Returns every row locked.
+     * The ids are one array, the asked ids and their groups' first questions, so the rows are found
+     * through the primary key: `id = any(…) OR id IN (SELECT …)` cannot use an index, and read every
+     * question of the database for every batch (a full bench run's answers went 3–4× slower after
+     * the asks rows had added ~3,000 questions; test/integration/hot-path-plans.test.ts checks it).
      */
     async lockForAnswers(ids: readonly string[], tx: Db): Promise<Array<Selectable<QuestionsTable>>> {
       if (ids.length === 0) return [];
-      return lockForAnswersQuery(ids, tx).execute();
+      const asked = sql.val([...ids]);
+      return tx
+        .selectFrom('questions')
+        .selectAll()
+        .where(sql<boolean>`id = any(${asked}::text[] || ARRAY(SELECT variant_group FROM questions WHERE id = any(${asked}::text[]) AND variant_group IS NOT NULL))`)
+        .orderBy('id')
+        .forUpdate()
+        .execute();
     },
 
     /**
