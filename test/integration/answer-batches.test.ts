@@ -199,6 +199,36 @@ describe('answers arriving together', () => {
     await expectReconciled(t);
   });
 
+  // The insert sends one array per column (answers.repository.ts insertStatement): each row must
+  // still get its own values, its profile's tags among them (slices of one flat array), in order.
+  it('a batch stores each answer as given, in arrival order: its head\'s tags, its words, its nulls', async () => {
+    const key = await fundedKey(t, 10_000);
+    const q = await ask(t, key, choiceDraft({ n: 20, reason: 'optional' }));
+    const [plain, tagged, quoted] = fresh(3);
+    const tagsOf = { [plain.id]: [] as string[], [tagged.id]: ['cyclist', 'parent'], [quoted.id]: ['a,b', 'say "hi"', 'back\\slash', '{braces}'] };
+    for (const [id, tags] of Object.entries(tagsOf)) await sql`UPDATE heads SET tags = ${tags}::text[] WHERE id = ${id}`.execute(t.db);
+    const link = { headId: null, source: 'link' as const, tier: 1 };
+    const nonce = randomUUID();
+    const outcomes = await Promise.all([
+      answer(t, q.id, tagged, { option: 1, reason: 'Short, "easy" to say, and it\'s a pun' }),
+      t.container.answers.record(q.id, link, { option: 0 }, { nonce, dwellMs: 2500, locale: 'de-DE', interrupted: true }),
+      answer(t, q.id, plain),
+      answer(t, q.id, quoted, { option: 0, reason: '' }),
+    ]);
+    expect(outcomes.every((o) => o.accepted)).toBe(true);
+    expect(await transactionsOf([q.id])).toBeLessThanOrEqual(2);
+    const rows = await t.db.selectFrom('answers')
+      .select(['head_id', 'source', 'tags', 'option_label', 'reason', 'nonce', 'dwell_ms', 'locale', 'interrupted', 'attestation_ref', 'credits'])
+      .where('question_id', '=', q.id).orderBy('seq').execute();
+    expect(rows).toEqual([
+      { head_id: tagged.id, source: 'panel', tags: ['cyclist', 'parent'], option_label: 'Pocket', reason: 'Short, "easy" to say, and it\'s a pun', nonce: null, dwell_ms: null, locale: null, interrupted: false, attestation_ref: outcomes[0].attestationRef, credits: q.creditsPerAnswer },
+      { head_id: null, source: 'link', tags: [], option_label: 'Penny', reason: null, nonce, dwell_ms: 2500, locale: 'de-DE', interrupted: true, attestation_ref: outcomes[1].attestationRef, credits: q.creditsPerAnswer },
+      { head_id: plain.id, source: 'panel', tags: [], option_label: 'Penny', reason: null, nonce: null, dwell_ms: null, locale: null, interrupted: false, attestation_ref: outcomes[2].attestationRef, credits: q.creditsPerAnswer },
+      { head_id: quoted.id, source: 'panel', tags: ['a,b', 'say "hi"', 'back\\slash', '{braces}'], option_label: 'Penny', reason: null, nonce: null, dwell_ms: null, locale: null, interrupted: false, attestation_ref: outcomes[3].attestationRef, credits: q.creditsPerAnswer },
+    ]);
+    await expectReconciled(t);
+  });
+
   // The spends ride in the insert's statement (credits-balances.repository.ts spendReservedRider):
   // the balances are still locked in account order, the order every writer of several keeps. Held
   // on the lower account, the batch must wait for it before it takes the higher one.

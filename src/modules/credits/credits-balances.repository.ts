@@ -24,11 +24,12 @@ export interface Spend {
  */
 function spendCtes(spends: readonly Spend[], at: Date, prefix: string) {
   const locked = sql.id(`${prefix}locked`);
-  const values = sql.join(spends.map((s) => sql`(${s.accountId}::text, ${s.amount}::bigint)`));
+  const accounts = sql.val(spends.map((s) => s.accountId));
   return [
-    sql`${locked} AS MATERIALIZED (SELECT account_id FROM balances WHERE account_id = any(${sql.val(spends.map((s) => s.accountId))}::text[]) ORDER BY account_id FOR UPDATE)`,
+    sql`${locked} AS MATERIALIZED (SELECT account_id FROM balances WHERE account_id = any(${accounts}::text[]) ORDER BY account_id FOR UPDATE)`,
+    // One array per column: the same text for any number of accounts (answers.repository.ts insertStatement says why).
     sql`${sql.id(`${prefix}spent`)} AS (UPDATE balances AS b SET reserved = b.reserved - v.amount, updated_at = ${at}
-      FROM ${locked} AS l JOIN (VALUES ${values}) AS v(account_id, amount) ON v.account_id = l.account_id
+      FROM ${locked} AS l JOIN unnest(${accounts}::text[], ${sql.val(spends.map((s) => s.amount))}::bigint[]) AS v(account_id, amount) ON v.account_id = l.account_id
       WHERE b.account_id = l.account_id)`,
   ];
 }

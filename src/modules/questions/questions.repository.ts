@@ -33,12 +33,13 @@ export interface AnswerCounts {
   settlement: object | null;
 }
 
+/** One array per column (`unnest`): the same text for any number of questions (answers.repository.ts insertStatement says why). */
 function answerCountsUpdate(rows: readonly AnswerCounts[], at: Date) {
-  const values = sql.join(
-    rows.map((r) => sql`(${r.id}::text, ${r.answered}::int, ${r.creditsSpent}::bigint, ${JSON.stringify(r.tally)}::jsonb, ${r.settlement ? JSON.stringify(r.settlement) : null}::jsonb)`),
-  );
   return sql`UPDATE questions AS q SET answered = v.answered, credits_spent = v.spent, tally = v.tally, settlement = coalesce(v.settlement, q.settlement), updated_at = ${at}
-    FROM (VALUES ${values}) AS v(id, answered, spent, tally, settlement) WHERE q.id = v.id`;
+    FROM unnest(${sql.val(rows.map((r) => r.id))}::text[], ${sql.val(rows.map((r) => r.answered))}::int[], ${sql.val(rows.map((r) => r.creditsSpent))}::bigint[],
+      ${sql.val(rows.map((r) => JSON.stringify(r.tally)))}::jsonb[], ${sql.val(rows.map((r) => (r.settlement ? JSON.stringify(r.settlement) : null)))}::jsonb[])
+      AS v(id, answered, spent, tally, settlement)
+    WHERE q.id = v.id`;
 }
 
 const OWNER_COLUMNS = ['k.name as key_name', 'p.name as person_name', 'p.email as person_email', 'a.kind as account_kind'] as const;
