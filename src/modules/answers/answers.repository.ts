@@ -72,17 +72,19 @@ export function createAnswersRepository(db: Db) {
   return {
     /**
      * The answers recorded earlier with these (question, nonce) pairs (retried page loads), in one
-     * statement: the pairs' questions and nonces are matched separately, then exactly in the caller.
+     * statement: each pair looked up by the unique index on (question_id, nonce). (Matching the
+     * questions and the nonces as two lists let PostgreSQL, its statistics behind a fast-growing
+     * table, read every answer of the batch's questions and filter their nonces: hundreds of rows
+     * per link answer, more with every answer. `nonce IS NOT NULL` lets it prove the partial
+     * index's predicate.)
      */
     async findByNonces(pairs: ReadonlyArray<{ questionId: string; nonce: string }>, tx: Db = db): Promise<Array<{ question_id: string; nonce: string; attestation_ref: string }>> {
       if (pairs.length === 0) return [];
-      const rows = await tx
-        .selectFrom('answers')
-        .select(['question_id', 'nonce', 'attestation_ref'])
-        .where(sql<boolean>`question_id = any(${sql.val([...new Set(pairs.map((p) => p.questionId))])}::text[])`)
-        .where(sql<boolean>`nonce = any(${sql.val(pairs.map((p) => p.nonce))}::uuid[])`)
-        .execute();
-      return rows.filter((r): r is typeof r & { nonce: string } => r.nonce !== null);
+      const { rows } = await sql<{ question_id: string; nonce: string; attestation_ref: string }>`
+        SELECT a.question_id, a.nonce, a.attestation_ref
+        FROM unnest(${pairs.map((p) => p.questionId)}::text[], ${pairs.map((p) => p.nonce)}::uuid[]) AS p(question_id, nonce)
+        JOIN answers a ON a.question_id = p.question_id AND a.nonce = p.nonce AND a.nonce IS NOT NULL`.execute(tx);
+      return rows;
     },
 
     /**
