@@ -72,18 +72,23 @@ export function createAnswersRepository(db: Db) {
   return {
     /**
      * The answers recorded earlier with these (question, nonce) pairs (retried page loads), in one
-     * statement: each pair looked up by the unique index on (question_id, nonce). (Matching the
-     * questions and the nonces as two lists let PostgreSQL, its statistics behind a fast-growing
-     * table, read every answer of the batch's questions and filter their nonces: hundreds of rows
-     * per link answer, more with every answer. `nonce IS NOT NULL` lets it prove the partial
-     * index's predicate.)
+     * statement: each pair looked up on its own by the unique index on (question_id, nonce),
+     * whatever the table's statistics say. Planned freely, a young or embedded database's stale
+     * statistics chose reads that grew with the table: the two lists matched separately read every
+     * answer of the batch's questions and filtered the nonces; the pairs as a plain join read the
+     * whole nonce index (every link answer ever recorded) for each batch. A LATERAL subquery with a
+     * LIMIT is not flattened into a join, so it runs once per pair with both columns bound;
+     * `nonce IS NOT NULL` proves the partial index's predicate. (The LIMIT changes nothing: the index is unique.)
      */
     async findByNonces(pairs: ReadonlyArray<{ questionId: string; nonce: string }>, tx: Db = db): Promise<Array<{ question_id: string; nonce: string; attestation_ref: string }>> {
       if (pairs.length === 0) return [];
       const { rows } = await sql<{ question_id: string; nonce: string; attestation_ref: string }>`
         SELECT a.question_id, a.nonce, a.attestation_ref
         FROM unnest(${pairs.map((p) => p.questionId)}::text[], ${pairs.map((p) => p.nonce)}::uuid[]) AS p(question_id, nonce)
-        JOIN answers a ON a.question_id = p.question_id AND a.nonce = p.nonce AND a.nonce IS NOT NULL`.execute(tx);
+        CROSS JOIN LATERAL (
+          SELECT question_id, nonce, attestation_ref FROM answers
+          WHERE question_id = p.question_id AND nonce = p.nonce AND nonce IS NOT NULL LIMIT 1
+        ) a`.execute(tx);
       return rows;
     },
 
