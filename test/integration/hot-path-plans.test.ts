@@ -77,32 +77,8 @@ async function statementsOf(work: () => Promise<void>): Promise<Sent[]> {
   return sent;
 }
 
-async function planOf({ text, values }: Sent, seqscan: 'off' | 'on' = 'off'): Promise<string> {
-  return t.db.transaction().execute(async (tx) => {
-    await sql`SET LOCAL enable_seqscan = ${sql.raw(seqscan)}`.execute(tx);
-    const { rows } = await tx.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`EXPLAIN ${text}`, values));
-    return rows.map((row) => row['QUERY PLAN']).join('\n');
-  });
-}
-
-/** The growing tables (of `tables`) a plan reads whole: a Seq Scan, or an index scan with no condition on the index. */
-function wholeReads(plan: string, tables: readonly string[] = GROWING): string[] {
-  const lines = plan.split('\n');
-  const found: string[] = [];
-  lines.forEach((line, i) => {
-    const scan = /(Seq Scan|Index Scan|Index Only Scan)(?: Backward)?(?: using \S+)? on (?:\w+\.)?(\w+)/.exec(line);
-    if (!scan || !tables.includes(scan[2])) return;
-    if (scan[1] === 'Seq Scan') return void found.push(`${scan[2]}: Seq Scan`);
-    const depth = line.search(/\S/);
-    const details = [];
-    for (let j = i + 1; j < lines.length && lines[j].search(/\S/) > depth && !lines[j].includes('->'); j++) details.push(lines[j]);
-    if (!details.some((d) => d.includes('Index Cond'))) found.push(`${scan[2]}: ${scan[1]} with no Index Cond`);
-  });
-  return found;
-}
-
 const DML = /^\s*(select|insert|update|delete|with)\b/i;
-/** A read: run with EXPLAIN ANALYZE (in a transaction rolled back) for the rows its scans threw away. */
+/** A read: also run with EXPLAIN ANALYZE, for the rows its scans threw away. */
 const READ = /^\s*select\b/i;
 /** Answers the question holds before the statements are captured. */
 const EARLIER_ANSWERS = 300;
@@ -111,13 +87,20 @@ const IMPORTED_ANSWERS = 3000;
 /** Rows a scan of a growing table may throw away per loop (a removed answer, another status). */
 const DISCARDED_AT_MOST = 20;
 
-async function analyzedPlanOf({ text, values }: Sent): Promise<string> {
+class RolledBack extends Error {}
+
+/**
+ * The statement's plan with its own parameters: sequential scans priced out unless `chosen` (the
+ * planner's own choice), run when `analyze` (always in a transaction rolled back, so a write or a
+ * lock it takes is undone).
+ */
+async function planOf({ text, values }: Sent, options: { chosen?: boolean; analyze?: boolean } = {}): Promise<string> {
   let plan = '';
   await t.db
     .transaction()
     .execute(async (tx) => {
-      await sql`SET LOCAL enable_seqscan = off`.execute(tx);
-      const { rows } = await tx.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`EXPLAIN (ANALYZE, TIMING OFF) ${text}`, values));
+      await sql`SET LOCAL enable_seqscan = ${sql.raw(options.chosen ? 'on' : 'off')}`.execute(tx);
+      const { rows } = await tx.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`EXPLAIN ${options.analyze ? '(ANALYZE, TIMING OFF) ' : ''}${text}`, values));
       plan = rows.map((row) => row['QUERY PLAN']).join('\n');
       throw new RolledBack();
     })
@@ -126,22 +109,38 @@ async function analyzedPlanOf({ text, values }: Sent): Promise<string> {
     });
   return plan;
 }
-class RolledBack extends Error {}
 
-/** The scans of growing tables that threw away more than DISCARDED_AT_MOST rows per loop. */
-function wastefulReads(plan: string): string[] {
+/** Each scan of a growing table in a plan, with the detail lines under it (conditions, filters, rows removed). */
+function scansOf(plan: string): Array<{ kind: string; table: string; details: string[] }> {
   const lines = plan.split('\n');
-  const found: string[] = [];
+  const scans: Array<{ kind: string; table: string; details: string[] }> = [];
   lines.forEach((line, i) => {
     const scan = /(Seq Scan|Index Scan|Index Only Scan|Bitmap Heap Scan)(?: Backward)?(?: using \S+)? on (?:\w+\.)?(\w+)/.exec(line);
     if (!scan || !GROWING.includes(scan[2])) return;
     const depth = line.search(/\S/);
-    for (let j = i + 1; j < lines.length && lines[j].search(/\S/) > depth && !lines[j].includes('->'); j++) {
-      const removed = /Rows Removed by (?:Filter|Index Recheck): (\d+)/.exec(lines[j]);
-      if (removed && Number(removed[1]) > DISCARDED_AT_MOST) found.push(`${scan[2]}: ${scan[1]} threw away ${removed[1]} rows per loop`);
-    }
+    const details = [];
+    for (let j = i + 1; j < lines.length && lines[j].search(/\S/) > depth && !lines[j].includes('->'); j++) details.push(lines[j]);
+    scans.push({ kind: scan[1], table: scan[2], details });
   });
-  return found;
+  return scans;
+}
+
+/** The growing tables (of `tables`) a plan reads whole: a Seq Scan, or an index scan with no condition on the index. */
+function wholeReads(plan: string, tables: readonly string[] = GROWING): string[] {
+  return scansOf(plan)
+    .filter((s) => tables.includes(s.table) && s.kind !== 'Bitmap Heap Scan')
+    .filter((s) => s.kind === 'Seq Scan' || !s.details.some((d) => d.includes('Index Cond')))
+    .map((s) => (s.kind === 'Seq Scan' ? `${s.table}: Seq Scan` : `${s.table}: ${s.kind} with no Index Cond`));
+}
+
+/** The scans of growing tables that threw away more than DISCARDED_AT_MOST rows per loop (EXPLAIN ANALYZE). */
+function wastefulReads(plan: string): string[] {
+  return scansOf(plan).flatMap((s) =>
+    s.details.flatMap((d) => {
+      const removed = /Rows Removed by (?:Filter|Index Recheck): (\d+)/.exec(d);
+      return removed && Number(removed[1]) > DISCARDED_AT_MOST ? [`${s.table}: ${s.kind} threw away ${removed[1]} rows per loop`] : [];
+    }),
+  );
 }
 
 describe('the hot paths\' statements find their rows through indexes', () => {
@@ -179,13 +178,16 @@ describe('the hot paths\' statements find their rows through indexes', () => {
     expect(big).toEqual(expect.arrayContaining(['answers', 'heads']));
     const problems: string[] = [];
     for (const statement of statements) {
+      const report = (found: string[], plan: string) => {
+        for (const read of found) problems.push(`${read}\n  ${statement.text.replace(/\s+/g, ' ').slice(0, 300)}\n${plan}`);
+      };
       const plan = await planOf(statement);
-      for (const read of wholeReads(plan)) problems.push(`${read}\n  ${statement.text.replace(/\s+/g, ' ').slice(0, 300)}\n${plan}`);
-      const chosen = await planOf(statement, 'on');
-      for (const read of wholeReads(chosen, big)) problems.push(`${read} (as the planner chose it)\n  ${statement.text.replace(/\s+/g, ' ').slice(0, 300)}\n${chosen}`);
+      report(wholeReads(plan), plan);
+      const chosen = await planOf(statement, { chosen: true });
+      report(wholeReads(chosen, big).map((read) => `${read} (as the planner chose it)`), chosen);
       if (!READ.test(statement.text)) continue;
-      const analyzed = await analyzedPlanOf(statement);
-      for (const read of wastefulReads(analyzed)) problems.push(`${read}\n  ${statement.text.replace(/\s+/g, ' ').slice(0, 300)}\n${analyzed}`);
+      const analyzed = await planOf(statement, { analyze: true });
+      report(wastefulReads(analyzed), analyzed);
     }
     expect(problems, problems.join('\n\n')).toEqual([]);
   });

@@ -54,9 +54,10 @@ function insertStatement(answers: readonly NewAnswer[]) {
     tagTo.push(tags.length);
   }
   const arrays = COLUMN_NAMES.map((column) => sql`${sql.val(answers.map((a) => a[column]))}::${sql.raw(NEW_ANSWER_COLUMNS[column])}[]`);
-  return sql<{ id: string }>`INSERT INTO answers (${sql.join(COLUMN_NAMES.map((c) => sql.id(c)))}, tags)
+  const columns = sql.join(COLUMN_NAMES.map((c) => sql.id(c)));
+  return sql<{ id: string }>`INSERT INTO answers (${columns}, tags)
     SELECT ${sql.join(COLUMN_NAMES.map((c) => sql.ref(`u.${c}`)))}, (${sql.val(tags)}::text[])[u.tag_from:u.tag_to]
-    FROM unnest(${sql.join(arrays)}, ${sql.val(tagFrom)}::int[], ${sql.val(tagTo)}::int[]) WITH ORDINALITY AS u(${sql.join(COLUMN_NAMES.map((c) => sql.id(c)))}, tag_from, tag_to, ord)
+    FROM unnest(${sql.join(arrays)}, ${sql.val(tagFrom)}::int[], ${sql.val(tagTo)}::int[]) WITH ORDINALITY AS u(${columns}, tag_from, tag_to, ord)
     ORDER BY u.ord
     ON CONFLICT (question_id, head_id) WHERE head_id IS NOT NULL DO NOTHING
     RETURNING id`;
