@@ -4,6 +4,7 @@ import { sql, type RawBuilder } from 'kysely';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { answer, ask, choiceDraft, expectReconciled, fundedKey, money, seedHeads, type Head, type Json } from '../helpers/questions.ts';
 import { isServerRun } from '../helpers/test-database.ts';
+import { countSocketWrites } from '../helpers/socket-writes.ts';
 import type { RecordOutcome } from '../../src/modules/answers/answer-recording.service.ts';
 
 /**
@@ -264,5 +265,39 @@ describe('answers arriving together', () => {
     await holder.release();
     expect(await answering).toMatchObject({ accepted: true });
     await expectReconciled(t);
+  });
+});
+
+// A batch reads under its questions' locks: the nonces seen before and the heads' checks. For a
+// question the recorder has locked before, whose reach (targeting, tier, audience) it keeps, the
+// checks leave with the lock in one round trip (db/one-round-trip.ts); its first batch checks
+// after the lock has told the reach. Counted on the socket of an app with one connection.
+describe("a batch's reads under its locks", () => {
+  let one: TestApp;
+  let panel: Head[];
+  beforeAll(async () => {
+    one = await createTestApp({ env: { DATABASE_POOL_SIZE: '1' } });
+    panel = (await seedHeads(one, 300)).filter((h) => h.tier === 1);
+  });
+  afterAll(async () => {
+    await one?.close();
+  });
+
+  it('go with the lock once the question is known, and judge every head as before', async () => {
+    const key = await fundedKey(one, 5_000);
+    const question = await ask(one, key, choiceDraft({ n: 10, targeting: { countries: ['GB'], tags: [] } }));
+    const british = panel.filter((h) => h.country === 'GB');
+    const foreign = panel.find((h) => h.country !== 'GB')!;
+    const socket = await countSocketWrites(one.database.pool);
+    // The first answer: BEGIN with the lock, the heads' checks, the insert, COMMIT.
+    expect(await socket.during(() => answer(one, question.id, british[0]).then((o) => expect(o).toMatchObject({ accepted: true })))).toBe(4);
+    // Known now: BEGIN with the lock and the checks, the insert, COMMIT.
+    expect(await socket.during(() => answer(one, question.id, british[1]).then((o) => expect(o).toMatchObject({ accepted: true })))).toBe(3);
+    // Checked with the lock, still judged exactly: a head the targeting leaves out, a head again.
+    expect(await answer(one, question.id, foreign)).toEqual({ accepted: false, state: 'live', reason: 'not_eligible' });
+    expect(await answer(one, question.id, british[1])).toEqual({ accepted: false, state: 'live', reason: 'already_answered' });
+    const row = await one.db.selectFrom('questions').select(['answered', 'tally']).where('id', '=', question.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ answered: 2, tally: { Penny: 2 } });
+    await expectReconciled(one);
   });
 });

@@ -3,45 +3,30 @@ import { sql } from 'kysely';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { inTransaction } from '../../src/db/transaction.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database.ts';
+import { countSocketWrites } from '../helpers/socket-writes.ts';
 
 /**
  * A transaction's BEGIN leaves with its first statement, in one write (src/db/pipelined-begin.ts,
  * docs/performance.md "Round trips"), on both databases. Counted where it happens: the writes on
  * the connection's socket.
  */
-type Socket = { _write: (...args: unknown[]) => unknown; _writev?: (...args: unknown[]) => unknown };
-
 describe('BEGIN with the first statement', () => {
   let target: TestDatabase;
   let database: Database;
-  let writes = 0;
+  let socket: Awaited<ReturnType<typeof countSocketWrites>>;
   beforeAll(async () => {
     target = await createTestDatabase();
     // One connection: every statement below goes through the socket being counted.
     database = await openDatabase({ ...target.settings, databasePoolSize: 1 });
     await sql`CREATE TABLE pipelined_probe (id int PRIMARY KEY)`.execute(database.db);
-    const client = await database.pool.connect();
-    const socket = (client as unknown as { connection: { stream: Socket } }).connection.stream;
-    client.release();
-    for (const method of ['_write', '_writev'] as const) {
-      const original = socket[method];
-      if (!original) continue;
-      socket[method] = function (this: unknown, ...args: unknown[]) {
-        writes += 1;
-        return original.apply(this, args);
-      };
-    }
+    socket = await countSocketWrites(database.pool);
   });
   afterAll(async () => {
     await database?.close();
     await target?.dispose();
   });
 
-  async function counted(work: () => Promise<unknown>): Promise<number> {
-    writes = 0;
-    await work();
-    return writes;
-  }
+  const counted = (work: () => Promise<unknown>) => socket.during(work);
 
   it('a transaction of one statement is two writes: BEGIN with the statement, then COMMIT', async () => {
     expect(await counted(() => inTransaction(database.db, (tx) => tx.insertInto('pipelined_probe' as never).values({ id: 1 } as never).execute()))).toBe(2);

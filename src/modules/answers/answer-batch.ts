@@ -11,7 +11,7 @@ import type { StoredSettlement } from '../settlement/settlement.schemas.ts';
 import { storedDraft, type StoredDraft } from '../draft/stored-draft.ts';
 import { answerSentiment } from '../text/sentiment.ts';
 import type { AnsweringHead, HeadsAnswering } from '../panel/heads.repository.ts';
-import { reachOf } from '../panel/targeting.ts';
+import { reachOf, type Targeting } from '../panel/targeting.ts';
 import type { NewAnswer } from './answers.repository.ts';
 
 /**
@@ -121,20 +121,35 @@ export interface BatchPlan {
 const key = (a: string, b: string) => `${a}\u0000${b}`;
 
 /**
- * The panel heads the batch must check, per question (one statement, heads.repository.ts
- * answeringHeads): a follow-up goes to the heads who answered its parent, whatever their
- * profile; other questions to the heads their targeting, tier or audience reaches.
+ * Whom a question's answers may come from: its targeting, tier and audience, or for a follow-up
+ * any head who answered its parent. All of it is set when the question is asked and never
+ * changes, so the recorder keeps it across batches (answer-recording.service.ts).
  */
-export function headsToCheck(submissions: readonly AnswerSubmission[], questions: ReadonlyMap<string, QuestionRow>): HeadsAnswering[] {
+export interface QuestionReach {
+  targeting: Targeting;
+  tier: number | null;
+}
+
+export function reachOfQuestion(q: QuestionRow): QuestionReach {
+  return q.parent_id ? { targeting: {}, tier: null } : { targeting: reachOf(storedDraft(q.draft).targeting, q), tier: q.tier };
+}
+
+/**
+ * The panel heads the batch must check, per question (one statement, heads.repository.ts
+ * answeringHeads), for the questions `reach` knows: a follow-up goes to the heads who answered
+ * its parent, whatever their profile; other questions to the heads their targeting, tier or
+ * audience reaches.
+ */
+export function headsToCheck(submissions: readonly AnswerSubmission[], reach: (questionId: string) => QuestionReach | undefined): HeadsAnswering[] {
   const byQuestion = new Map<string, HeadsAnswering>();
   for (const s of submissions) {
-    const q = questions.get(s.questionId);
-    if (!s.from.headId || !q || q.status !== 'live') continue;
-    let ask = byQuestion.get(q.id);
+    if (!s.from.headId) continue;
+    let ask = byQuestion.get(s.questionId);
     if (!ask) {
-      const targeting = q.parent_id ? {} : reachOf(storedDraft(q.draft).targeting, q);
-      ask = { questionId: q.id, targeting, tier: q.parent_id ? null : q.tier, headIds: [] };
-      byQuestion.set(q.id, ask);
+      const known = reach(s.questionId);
+      if (!known) continue;
+      ask = { questionId: s.questionId, targeting: known.targeting, tier: known.tier, headIds: [] };
+      byQuestion.set(s.questionId, ask);
     }
     ask.headIds.push(s.from.headId);
   }

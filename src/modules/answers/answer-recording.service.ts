@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import { inOneRoundTrip, rowsOf } from '../../db/one-round-trip.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { isDatabaseUnavailable, TransactionConflictError } from '../../lib/database-errors.ts';
 import { createGroupCommit, type Settled } from '../../lib/group-commit.ts';
@@ -10,7 +11,7 @@ import type { AnswerInput } from '../draft/answer-format.ts';
 import type { HeadsRepository } from '../panel/heads.repository.ts';
 import type { AnswersRepository } from './answers.repository.ts';
 import { NO_COUNTERS, type ServiceCounters } from '../../lib/service-counters.ts';
-import { headsToCheck, planBatch, type AnswerExtra, type AnswerFrom, type AnswerSubmission, type RecordOutcome } from './answer-batch.ts';
+import { headsToCheck, planBatch, reachOfQuestion, type QuestionReach, type AnswerExtra, type AnswerFrom, type AnswerSubmission, type RecordOutcome } from './answer-batch.ts';
 
 export type { AnswerFrom, AnswerState, QuestionAfter, RecordOutcome } from './answer-batch.ts';
 
@@ -29,10 +30,11 @@ const MAX_BATCH = 64;
  * concurrent answers queue up: each question must be live and not full, each head must not have
  * answered it, each answer must fit the type, in arrival order (answer-batch.ts); then the
  * answers are stored, the counts and tallies move, the n-th answer completes its question, and the
- * answers' credits leave their holds. The statements per batch, whatever its size: lock the
- * questions (with BEGIN: db/pipelined-begin.ts); the nonces seen before (link answers); the panel
- * heads' checks; the insert, carrying the counts and the holds' spends; COMMIT. A batch that
- * completes a question writes its spends after the close instead (lock order, below).
+ * answers' credits leave their holds. The round trips per batch, whatever its size: lock the
+ * questions, with BEGIN (db/pipelined-begin.ts), the nonces seen before (link answers) and the
+ * panel heads' checks (db/one-round-trip.ts; readUnderLocks); the insert, carrying the counts
+ * and the holds' spends; COMMIT. A batch that completes a question writes its spends after the
+ * close instead (lock order, below).
  *
  * Lock order (docs/credits.md): the questions, with the first question of each variant group
  * among them (the lock of the one-answer-per-group rule), in id order; for each question
@@ -69,23 +71,59 @@ export function createAnswerRecordingService(deps: {
     for (const [source, answers] of bySource) counters.answered(source, answers);
   }
 
+  /**
+   * The questions' reach (answer-batch.ts QuestionReach: fixed at the ask), kept from the batches
+   * that locked them, so the heads' checks of a question answered before go out with its lock.
+   * Bounded: the oldest entry makes room (a question it forgets costs one round trip once more).
+   */
+  const reaches = new Map<string, QuestionReach>();
+  const MAX_REACHES = 10_000;
+  function remember(id: string, reach: QuestionReach): void {
+    reaches.delete(id);
+    if (reaches.size >= MAX_REACHES) reaches.delete(reaches.keys().next().value!);
+    reaches.set(id, reach);
+  }
+
+  /**
+   * What the plan reads under the questions' locks, in one round trip with the locks (db/
+   * one-round-trip.ts; run in this order, each read comes after the locks are held): the nonces
+   * seen before (link answers) and the heads' checks of the questions whose reach is known. The
+   * heads of a question answered for the first time since this process started are checked in
+   * a second round trip, once its row tells its reach; so are those of a question whose row
+   * turns out to reach otherwise than remembered (never expected: nothing changes a reach).
+   */
+  async function readUnderLocks(tx: Db, submissions: readonly AnswerSubmission[]) {
+    const noncePairs = submissions.flatMap((s) => (s.extra.nonce ? [{ questionId: s.questionId, nonce: s.extra.nonce }] : []));
+    const sent = headsToCheck(submissions, (id) => reaches.get(id));
+    const [locked, earlierNonces, sentHeads] = await inOneRoundTrip(tx, [
+      questions.lockForAnswers([...new Set(submissions.map((s) => s.questionId))]),
+      noncePairs.length > 0 ? repo.findByNonces(noncePairs) : null,
+      sent.length > 0 ? heads.answeringHeads(sent) : null,
+    ]);
+    const byId = new Map(locked.map((q) => [q.id, q]));
+    const needed = headsToCheck(submissions, (id) => {
+      const q = byId.get(id);
+      if (q?.status !== 'live') return undefined;
+      const reach = reachOfQuestion(q);
+      remember(id, reach);
+      return reach;
+    });
+    const sentFor = new Map(sent.map((check) => [check.questionId, check]));
+    const rest = needed.filter((check) => {
+      const asked = sentFor.get(check.questionId);
+      return !asked || asked.tier !== check.tier || JSON.stringify(asked.targeting) !== JSON.stringify(check.targeting);
+    });
+    if (rest.length === 0) return { byId, earlierNonces, heads: sentHeads };
+    const again = new Set(rest.map((check) => check.questionId));
+    const restHeads = await rowsOf(tx, heads.answeringHeads(rest));
+    return { byId, earlierNonces, heads: [...sentHeads.filter((h) => !again.has(h.question_id)), ...restHeads] };
+  }
+
   /** The batch's work inside its transaction; `touched` collects the questions to announce after commit. */
   async function writeInTransaction(tx: Db, submissions: readonly AnswerSubmission[], touched: Set<string>): Promise<Array<Settled<RecordOutcome>>> {
-    const locked = await questions.lockForAnswers([...new Set(submissions.map((s) => s.questionId))], tx);
-    const byId = new Map(locked.map((q) => [q.id, q]));
-    const noncePairs = submissions.flatMap((s) => (s.extra.nonce && byId.has(s.questionId) ? [{ questionId: s.questionId, nonce: s.extra.nonce }] : []));
-    const earlierNonces = await repo.findByNonces(noncePairs, tx);
-    const checks = headsToCheck(submissions, byId);
+    const { byId, earlierNonces, heads: answering } = await readUnderLocks(tx, submissions);
     const at = clock.now();
-    const plan = planBatch(
-      submissions,
-      {
-        questions: byId,
-        earlierNonces,
-        heads: checks.length > 0 ? await heads.answeringHeads(checks, tx) : [],
-      },
-      at,
-    );
+    const plan = planBatch(submissions, { questions: byId, earlierNonces, heads: answering }, at);
     // The counts, and the spends when no question closes, ride in the insert's statement: one
     // round trip where there were three or four (the questions are locked already; the balances
     // come last in the lock order, and the insert takes no lock of it).

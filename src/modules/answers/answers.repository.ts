@@ -1,5 +1,6 @@
 import { sql, type Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { compilable, type Statement } from '../../db/one-round-trip.ts';
 import type { AnswersTable } from '../../db/schema.ts';
 import type { StatementRider } from '../../lib/statement-rider.ts';
 
@@ -80,17 +81,19 @@ export function createAnswersRepository(db: Db) {
      * whole nonce index (every link answer ever recorded) for each batch. A LATERAL subquery with a
      * LIMIT is not flattened into a join, so it runs once per pair with both columns bound;
      * `nonce IS NOT NULL` proves the partial index's predicate. (The LIMIT changes nothing: the index is unique.)
+     * A Statement, run with the batch's first reads in one round trip (db/one-round-trip.ts).
      */
-    async findByNonces(pairs: ReadonlyArray<{ questionId: string; nonce: string }>, tx: Db = db): Promise<Array<{ question_id: string; nonce: string; attestation_ref: string }>> {
-      if (pairs.length === 0) return [];
-      const { rows } = await sql<{ question_id: string; nonce: string; attestation_ref: string }>`
+    findByNonces(pairs: ReadonlyArray<{ questionId: string; nonce: string }>): Statement<{ question_id: string; nonce: string; attestation_ref: string }> {
+      return compilable(
+        sql<{ question_id: string; nonce: string; attestation_ref: string }>`
         SELECT a.question_id, a.nonce, a.attestation_ref
         FROM unnest(${pairs.map((p) => p.questionId)}::text[], ${pairs.map((p) => p.nonce)}::uuid[]) AS p(question_id, nonce)
         CROSS JOIN LATERAL (
           SELECT question_id, nonce, attestation_ref FROM answers
           WHERE question_id = p.question_id AND nonce = p.nonce AND nonce IS NOT NULL LIMIT 1
-        ) a`.execute(tx);
-      return rows;
+        ) a`,
+        db,
+      );
     },
 
     /**

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder, type Selectable, type SelectQueryBuilder } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { compilable, type Statement } from '../../db/one-round-trip.ts';
 import type { DB, HeadsTable, QuestionsTable } from '../../db/schema.ts';
 import { targetedTagGroups, type Targeting } from './targeting.ts';
 
@@ -113,9 +114,11 @@ export function createHeadsRepository(db: Db) {
      * a follow-up: any head) includes, with the profile an answer stores (the recorder takes a panel
      * head's profile from here, never from the caller) and whether the head answered the question,
      * its parent (true without one), or another question of its variant group. One statement for
-     * every question of a batch of answers.
+     * every question of a batch of answers; `asks` not empty. A Statement, run with the batch's
+     * first reads in one round trip when the questions' reach is known before their lock
+     * (answer-recording.service.ts, db/one-round-trip.ts).
      */
-    async answeringHeads(asks: readonly HeadsAnswering[], tx: Db = db): Promise<AnsweringHead[]> {
+    answeringHeads(asks: readonly HeadsAnswering[]): Statement<AnsweringHead> {
       // One part per distinct reach (usually one for a whole batch): a part's questions and heads
       // go as pairs, so the statement's text, and the time PostgreSQL takes to plan it, does not
       // grow with the number of questions. Raw SQL around Kysely's targeting clause: the pairs
@@ -133,7 +136,7 @@ export function createHeadsRepository(db: Db) {
       // Driven by the pairs (unnest), each joined to its question and head by primary key: left
       // to choose, the planner scanned the heads for a cross product (10 ms a batch).
       const selects = [...parts.values()].map((part) => {
-        const reached = applyTargeting(tx.selectFrom('heads as h').select('h.id').where(sql<boolean>`h.id = any(${sql.val(part.headIds)}::text[])`), part.targeting, part.tier);
+        const reached = applyTargeting(db.selectFrom('heads as h').select('h.id').where(sql<boolean>`h.id = any(${sql.val(part.headIds)}::text[])`), part.targeting, part.tier);
         return sql`SELECT q.id AS question_id, h.id, h.tier, h.country, h.age_band, h.gender, h.tags,
             ${gradeIn(part.targeting.audience)} AS grade,
             ${answeredBy(sql.ref<string>('q.id'))} AS answered,
@@ -144,8 +147,7 @@ export function createHeadsRepository(db: Db) {
           JOIN heads h ON h.id = p.head_id
           WHERE h.id IN (${reached})`;
       });
-      if (selects.length === 0) return [];
-      return (await sql<AnsweringHead>`${sql.join(selects, sql` UNION ALL `)}`.execute(tx)).rows;
+      return compilable(sql<AnsweringHead>`${sql.join(selects, sql` UNION ALL `)}`, db);
     },
 
     /** Live questions simulated heads may answer, oldest first. */

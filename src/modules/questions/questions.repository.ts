@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { Statement } from '../../db/one-round-trip.ts';
 import type { QuestionsTable } from '../../db/schema.ts';
 import type { StatementRider } from '../../lib/statement-rider.ts';
 import { CLAIM_OUTCOME, claimCtes, claimOutcome, type KeyClaim, type KeyClaimOutcome } from './idempotency.repository.ts';
@@ -55,6 +56,17 @@ const withOwner = (db: Db) =>
 
 /** The labels column is text[]: the array goes over as one parameter cast to it (an empty one too). */
 const withLabels = (row: Insertable<QuestionsTable>) => (row.labels === undefined ? row : { ...row, labels: sql<string[]>`${sql.val(row.labels)}::text[]` });
+
+/** The batch's question rows, locked (lockForAnswers); `ids` not empty. */
+function lockForAnswersStatement(db: Db, ids: readonly string[]): Statement<Selectable<QuestionsTable>> {
+  const asked = sql.val([...ids]);
+  return db
+    .selectFrom('questions')
+    .selectAll()
+    .where(sql<boolean>`id = any(${asked}::text[] || ARRAY(SELECT variant_group FROM questions WHERE id = any(${asked}::text[]) AND variant_group IS NOT NULL))`)
+    .orderBy('id')
+    .forUpdate();
+}
 
 export function createQuestionsRepository(db: Db) {
   return {
@@ -131,17 +143,10 @@ export function createQuestionsRepository(db: Db) {
      * through the primary key: `id = any(…) OR id IN (SELECT …)` cannot use an index, and read every
      * question of the database for every batch (a full bench run's answers went 3–4× slower after
      * the asks rows had added ~3,000 questions; test/integration/hot-path-plans.test.ts checks it).
+     * A Statement, run with the batch's first reads in one round trip (db/one-round-trip.ts); `ids` not empty.
      */
-    async lockForAnswers(ids: readonly string[], tx: Db): Promise<Array<Selectable<QuestionsTable>>> {
-      if (ids.length === 0) return [];
-      const asked = sql.val([...ids]);
-      return tx
-        .selectFrom('questions')
-        .selectAll()
-        .where(sql<boolean>`id = any(${asked}::text[] || ARRAY(SELECT variant_group FROM questions WHERE id = any(${asked}::text[]) AND variant_group IS NOT NULL))`)
-        .orderBy('id')
-        .forUpdate()
-        .execute();
+    lockForAnswers(ids: readonly string[]): Statement<Selectable<QuestionsTable>> {
+      return lockForAnswersStatement(db, ids);
     },
 
     /**

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { openDatabase, type Database } from '../../src/db/database.ts';
+import { inTransaction } from '../../src/db/transaction.ts';
+import { compilable, inOneRoundTrip } from '../../src/db/one-round-trip.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/test-database.ts';
+import { countSocketWrites } from '../helpers/socket-writes.ts';
+
+/**
+ * Statements of a transaction sent together (src/db/one-round-trip.ts, docs/performance.md "Round
+ * trips"), on both databases: one write with BEGIN, run in their order (each sees the ones before
+ * it), and a failure fails the rest and the transaction. Counted where it happens: the writes on
+ * the connection's socket.
+ */
+describe('statements in one round trip', () => {
+  let target: TestDatabase;
+  let database: Database;
+  let socket: Awaited<ReturnType<typeof countSocketWrites>>;
+  beforeAll(async () => {
+    target = await createTestDatabase();
+    // One connection: every statement below goes through the socket being counted.
+    database = await openDatabase({ ...target.settings, databasePoolSize: 1 });
+    await sql`CREATE TABLE trip_probe (id int PRIMARY KEY, note text)`.execute(database.db);
+    socket = await countSocketWrites(database.pool);
+  });
+  afterAll(async () => {
+    await database?.close();
+    await target?.dispose();
+  });
+
+  const insert = (id: number, note: string) => compilable(sql<{ id: number }>`INSERT INTO trip_probe (id, note) VALUES (${id}, ${note}) RETURNING id`, database.db);
+  const all = () => compilable(sql<{ id: number; note: string }>`SELECT id, note FROM trip_probe ORDER BY id`, database.db);
+
+  it('leave with BEGIN in one write, run in their order, and answer each with its own rows', async () => {
+    const before = socket.writes;
+    const [first, nothing, second, seen] = await inTransaction(database.db, (tx) => inOneRoundTrip(tx, [insert(1, 'a'), null, insert(2, 'b'), all()]));
+    // BEGIN with the four statements, then COMMIT.
+    expect(socket.writes - before).toBe(2);
+    expect(first).toEqual([{ id: 1 }]);
+    expect(nothing).toEqual([]);
+    expect(second).toEqual([{ id: 2 }]);
+    // The read ran after both inserts: it sees them.
+    expect(seen).toEqual([
+      { id: 1, note: 'a' },
+      { id: 2, note: 'b' },
+    ]);
+  });
+
+  it('a statement that fails is the error thrown; the ones after it do nothing, and the transaction rolls back', async () => {
+    const failed = await inTransaction(database.db, (tx) => inOneRoundTrip(tx, [insert(3, 'c'), insert(1, 'again'), insert(4, 'd')])).catch((error: unknown) => error);
+    expect((failed as { code?: string }).code).toBe('23505');
+    const rows = await database.db.selectFrom('trip_probe' as never).select('id' as never).orderBy('id' as never).execute();
+    expect(rows).toEqual([{ id: 1 }, { id: 2 }]);
+    // The connection is fine after it.
+    await inTransaction(database.db, (tx) => inOneRoundTrip(tx, [insert(5, 'e')]));
+    expect((await database.db.selectFrom('trip_probe' as never).select('id' as never).execute()).length).toBe(3);
+  });
+
+  it('waits for a statement issued before it, as Kysely does', async () => {
+    const rows = await inTransaction(database.db, async (tx) => {
+      const earlier = sql`INSERT INTO trip_probe (id, note) VALUES (6, 'f')`.execute(tx);
+      const [seen] = await inOneRoundTrip(tx, [all()]);
+      await earlier;
+      return seen;
+    });
+    expect(rows.map((r) => r.id)).toEqual([1, 2, 5, 6]);
+  });
+});
