@@ -1,5 +1,6 @@
-import type { Compilable } from 'kysely';
+import { CompiledQuery, type Compilable } from 'kysely';
 import type { Db } from './database.ts';
+import { COMMIT_WITH_LAST_STATEMENT } from './pipelined-begin.ts';
 
 /** A statement built and not yet run (a Kysely query builder, or `compilable(sql...)`). */
 export type Statement<R> = Compilable<R>;
@@ -32,6 +33,24 @@ export async function inOneRoundTrip<const T extends readonly (Statement<unknown
   return tx
     .getExecutor()
     .provideConnection((connection) => Promise.all(compiled.map(async (query) => (query ? (await connection.executeQuery(query)).rows : [])))) as Promise<RowsOf<T>>;
+}
+
+/**
+ * The transaction's last statement with its COMMIT, in one round trip: the COMMIT is sent
+ * before the statement is answered (pipelined-begin.ts answers Kysely's own COMMIT with it), so
+ * the transaction is committed when this returns. It must be the last thing the transaction's
+ * work does, and nothing after it may throw: there is nothing left to roll back. When the
+ * statement fails, the database turns the COMMIT into a ROLLBACK and the statement's error is
+ * thrown; when the COMMIT fails, its error is, and nothing was committed. So a check on the
+ * statement's outcome that must be able to undo it belongs in the statement (an error the SQL
+ * raises), not after it.
+ */
+export async function withCommit<R>(tx: Db, statement: Statement<R>): Promise<R[]> {
+  const compiled = statement.compile();
+  return tx.getExecutor().provideConnection(async (connection) => {
+    const [result] = await Promise.all([connection.executeQuery<R>(compiled), connection.executeQuery(CompiledQuery.raw(COMMIT_WITH_LAST_STATEMENT))]);
+    return result.rows;
+  });
 }
 
 /** One statement alone: the rows of `statement` run in `tx`. */

@@ -1,30 +1,48 @@
 import type pg from 'pg';
 
-type Socket = { _write: (...args: unknown[]) => unknown; _writev?: (...args: unknown[]) => unknown };
+type Socket = { _write: (...args: unknown[]) => unknown; _writev?: (...args: unknown[]) => unknown; on(event: 'data', listener: () => void): void };
+
+export interface SocketCounts {
+  /** Writes on the socket so far. */
+  readonly writes: number;
+  /**
+   * Round trips so far: runs of writes with no answer read in between (statements sent without
+   * waiting for the ones before them count once).
+   */
+  readonly roundTrips: number;
+  /** The writes and round trips `work` made. */
+  during(work: () => Promise<unknown>): Promise<{ writes: number; roundTrips: number }>;
+}
 
 /**
- * Counts the writes on the socket of a pool of ONE connection (so every statement goes through
- * it): where round trips show, below every layer of ours (docs/performance.md "Round trips").
+ * Counts the writes, and the round trips, on the socket of a pool of ONE connection (so every
+ * statement goes through it): where round trips show, below every layer of ours
+ * (docs/performance.md "Round trips").
  */
-export async function countSocketWrites(pool: pg.Pool): Promise<{ readonly writes: number; during(work: () => Promise<unknown>): Promise<number> }> {
+export async function countSocketWrites(pool: pg.Pool): Promise<SocketCounts> {
   const client = await pool.connect();
   const socket = (client as unknown as { connection: { stream: Socket } }).connection.stream;
   client.release();
-  const counter = {
+  let writing = false;
+  const counts = {
     writes: 0,
-    async during(work: () => Promise<unknown>): Promise<number> {
-      const before = counter.writes;
+    roundTrips: 0,
+    async during(work: () => Promise<unknown>) {
+      const before = { writes: counts.writes, roundTrips: counts.roundTrips };
       await work();
-      return counter.writes - before;
+      return { writes: counts.writes - before.writes, roundTrips: counts.roundTrips - before.roundTrips };
     },
   };
   for (const method of ['_write', '_writev'] as const) {
     const original = socket[method];
     if (!original) continue;
     socket[method] = function (this: unknown, ...args: unknown[]) {
-      counter.writes += 1;
+      counts.writes += 1;
+      if (!writing) counts.roundTrips += 1;
+      writing = true;
       return original.apply(this, args);
     };
   }
-  return counter;
+  socket.on('data', () => (writing = false));
+  return counts;
 }

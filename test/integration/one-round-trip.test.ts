@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { inTransaction } from '../../src/db/transaction.ts';
-import { compilable, inOneRoundTrip } from '../../src/db/one-round-trip.ts';
+import { compilable, inOneRoundTrip, withCommit } from '../../src/db/one-round-trip.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database.ts';
 import { countSocketWrites } from '../helpers/socket-writes.ts';
 
@@ -32,10 +32,10 @@ describe('statements in one round trip', () => {
   const all = () => compilable(sql<{ id: number; note: string }>`SELECT id, note FROM trip_probe ORDER BY id`, database.db);
 
   it('leave with BEGIN in one write, run in their order, and answer each with its own rows', async () => {
-    const before = socket.writes;
+    const before = { writes: socket.writes, roundTrips: socket.roundTrips };
     const [first, nothing, second, seen] = await inTransaction(database.db, (tx) => inOneRoundTrip(tx, [insert(1, 'a'), null, insert(2, 'b'), all()]));
     // BEGIN with the four statements, then COMMIT.
-    expect(socket.writes - before).toBe(2);
+    expect({ writes: socket.writes - before.writes, roundTrips: socket.roundTrips - before.roundTrips }).toEqual({ writes: 2, roundTrips: 2 });
     expect(first).toEqual([{ id: 1 }]);
     expect(nothing).toEqual([]);
     expect(second).toEqual([{ id: 2 }]);
@@ -64,5 +64,38 @@ describe('statements in one round trip', () => {
       return seen;
     });
     expect(rows.map((r) => r.id)).toEqual([1, 2, 5, 6]);
+  });
+
+  it('the last statement with its COMMIT: one round trip for the whole transaction, committed when it returns', async () => {
+    const trip = await socket.during(() => inTransaction(database.db, (tx) => withCommit(tx, insert(7, 'g'))));
+    // BEGIN, the insert and the COMMIT in one write; Kysely's own COMMIT after the work is answered by it.
+    expect(trip).toEqual({ writes: 1, roundTrips: 1 });
+    const later = await socket.during(() =>
+      inTransaction(database.db, async (tx) => {
+        await sql`INSERT INTO trip_probe (id, note) VALUES (8, 'h')`.execute(tx);
+        return withCommit(tx, insert(9, 'i'));
+      }),
+    );
+    expect(later).toEqual({ writes: 3, roundTrips: 2 });
+    const rows = await database.db.selectFrom('trip_probe' as never).select('id' as never).orderBy('id' as never).execute();
+    expect(rows.map((r) => (r as { id: number }).id)).toEqual([1, 2, 5, 6, 7, 8, 9]);
+  });
+
+  it('a last statement that fails takes its COMMIT with it: nothing of the transaction is kept, and the connection is fine', async () => {
+    const failed = await inTransaction(database.db, async (tx) => {
+      await sql`INSERT INTO trip_probe (id, note) VALUES (10, 'j')`.execute(tx);
+      return withCommit(tx, insert(1, 'again'));
+    }).catch((error: unknown) => error);
+    expect((failed as { code?: string }).code).toBe('23505');
+    const ids = async () => (await database.db.selectFrom('trip_probe' as never).select('id' as never).orderBy('id' as never).execute()).map((r) => (r as { id: number }).id);
+    expect(await ids()).toEqual([1, 2, 5, 6, 7, 8, 9]);
+    // A plain transaction after it commits as ever, with its own COMMIT.
+    await inTransaction(database.db, (tx) => sql`INSERT INTO trip_probe (id, note) VALUES (11, 'k')`.execute(tx));
+    const rolledBack = await inTransaction(database.db, async (tx) => {
+      await sql`INSERT INTO trip_probe (id, note) VALUES (12, 'l')`.execute(tx);
+      throw new Error('changed my mind');
+    }).catch((error: unknown) => error);
+    expect((rolledBack as Error).message).toBe('changed my mind');
+    expect(await ids()).toEqual([1, 2, 5, 6, 7, 8, 9, 11]);
   });
 });

@@ -26,7 +26,7 @@ describe('BEGIN with the first statement', () => {
     await target?.dispose();
   });
 
-  const counted = (work: () => Promise<unknown>) => socket.during(work);
+  const counted = async (work: () => Promise<unknown>) => (await socket.during(work)).writes;
 
   it('a transaction of one statement is two writes: BEGIN with the statement, then COMMIT', async () => {
     expect(await counted(() => inTransaction(database.db, (tx) => tx.insertInto('pipelined_probe' as never).values({ id: 1 } as never).execute()))).toBe(2);

@@ -33,8 +33,8 @@ const MAX_BATCH = 64;
  * answers' credits leave their holds. The round trips per batch, whatever its size: lock the
  * questions, with BEGIN (db/pipelined-begin.ts), the nonces seen before (link answers) and the
  * panel heads' checks (db/one-round-trip.ts; readUnderLocks); the insert, carrying the counts
- * and the holds' spends; COMMIT. A batch that completes a question writes its spends after the
- * close instead (lock order, below).
+ * and the holds' spends, with COMMIT. A batch that completes a question writes its spends after
+ * the close instead (lock order, below), and commits after them.
  *
  * Lock order (docs/credits.md): the questions, with the first question of each variant group
  * among them (the lock of the one-answer-per-group rule), in id order; for each question
@@ -129,11 +129,10 @@ export function createAnswerRecordingService(deps: {
     // come last in the lock order, and the insert takes no lock of it).
     const counts = questions.answerCountsRider(plan.counts, at);
     const spends = plan.closes.length === 0 ? holds.spendRider(plan.spends, at) : null;
-    const stored = await repo.insertMany(plan.answers, tx, spends ? [counts, spends] : [counts]);
-    // The plan checked every head under the questions' locks: a row left out means the checks
-    // and the unique index disagree, and the batch must not count answers it did not store
-    // (throwing rolls back the counts and spends that rode with it).
-    if (stored.length !== plan.answers.length) throw new Error(`answers batch: ${plan.answers.length - stored.length} of ${plan.answers.length} answers were not stored`);
+    // With no question to close, the insert is the batch's last statement and leaves with the
+    // COMMIT (one round trip fewer): nothing below writes or throws then. It stores every row or
+    // fails (answers.repository.ts insertMany), so nothing needs checking after it.
+    await repo.insertMany(plan.answers, tx, spends ? [counts, spends] : [counts], { commit: spends !== null });
     if (!counts.carried) await questions.setAnswerCounts(plan.counts, at, tx);
     for (const counted of plan.counts) touched.add(counted.id);
     // Close before touching the balances: lock order is question, follow-ups, balance

@@ -1,6 +1,6 @@
 import { sql, type Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { compilable, type Statement } from '../../db/one-round-trip.ts';
+import { compilable, rowsOf, withCommit, type Statement } from '../../db/one-round-trip.ts';
 import type { AnswersTable } from '../../db/schema.ts';
 import type { StatementRider } from '../../lib/statement-rider.ts';
 
@@ -56,12 +56,10 @@ function insertStatement(answers: readonly NewAnswer[]) {
   }
   const arrays = COLUMN_NAMES.map((column) => sql`${sql.val(answers.map((a) => a[column]))}::${sql.raw(NEW_ANSWER_COLUMNS[column])}[]`);
   const columns = sql.join(COLUMN_NAMES.map((c) => sql.id(c)));
-  return sql<{ id: string }>`INSERT INTO answers (${columns}, tags)
+  return sql`INSERT INTO answers (${columns}, tags)
     SELECT ${sql.join(COLUMN_NAMES.map((c) => sql.ref(`u.${c}`)))}, (${sql.val(tags)}::text[])[u.tag_from:u.tag_to]
     FROM unnest(${sql.join(arrays)}, ${sql.val(tagFrom)}::int[], ${sql.val(tagTo)}::int[]) WITH ORDINALITY AS u(${columns}, tag_from, tag_to, ord)
-    ORDER BY u.ord
-    ON CONFLICT (question_id, head_id) WHERE head_id IS NOT NULL DO NOTHING
-    RETURNING id`;
+    ORDER BY u.ord`;
 }
 
 /**
@@ -97,19 +95,24 @@ export function createAnswersRepository(db: Db) {
     },
 
     /**
-     * Stores answers in one statement, in the order given (their `seq` follows it), returning the
-     * ids stored. A panel head answers a question once (the unique index on question_id, head_id
-     * where head_id is not null): a row that would be a second answer is left out, not an error.
-     * `riders` (lib/statement-rider.ts: the batch's counts and spends) are written in the same
-     * statement; with no answers to store nothing runs and they stay not carried.
+     * Stores answers in one statement, in the order given (their `seq` follows it). Every row is stored or the statement fails: a second answer of a panel head (the
+     * unique index on question_id, head_id where head_id is not null) or a nonce used twice is an
+     * error, never a row left out, since the recorder checked both under the questions' locks
+     * (a row the index refuses means the checks and the index disagree, and the batch must fail:
+     * group commit then writes its answers one by one). `riders` (lib/statement-rider.ts: the
+     * batch's counts and spends) are written in the same statement; with no answers to store
+     * nothing runs and they stay not carried. `commit`: the statement is the transaction's last,
+     * sent with its COMMIT (db/one-round-trip.ts withCommit).
      */
-    async insertMany(answers: readonly NewAnswer[], tx: Db, riders: readonly StatementRider[] = []): Promise<string[]> {
-      if (answers.length === 0) return [];
+    async insertMany(answers: readonly NewAnswer[], tx: Db, riders: readonly StatementRider[] = [], options: { commit?: boolean } = {}): Promise<void> {
+      if (answers.length === 0) return;
       const insert = insertStatement(answers);
       const ctes = riders.flatMap((rider, i) => rider.ctes(`rider${i}_`));
-      const { rows } = ctes.length === 0 ? await insert.execute(tx) : await sql<{ id: string }>`WITH ${sql.join([...ctes, sql`stored AS (${insert})`])} SELECT id FROM stored`.execute(tx);
+      // The riders are data-modifying CTEs of the INSERT: each runs once, whether or not it is read.
+      const statement = compilable(ctes.length === 0 ? insert : sql`WITH ${sql.join(ctes)} ${insert}`, db);
+      if (options.commit) await withCommit(tx, statement);
+      else await rowsOf(tx, statement);
       for (const rider of riders) rider.carried = true;
-      return rows.map((r) => r.id);
     },
 
     /**
