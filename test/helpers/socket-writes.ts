@@ -1,4 +1,7 @@
 import type pg from 'pg';
+import type { RawBuilder } from 'kysely';
+import { openDatabase, type Database } from '../../src/db/database.ts';
+import { createTestDatabase } from './test-database.ts';
 
 type Socket = { _write: (...args: unknown[]) => unknown; _writev?: (...args: unknown[]) => unknown; on(event: 'data', listener: () => void): void };
 
@@ -45,4 +48,29 @@ export async function countSocketWrites(pool: pg.Pool): Promise<SocketCounts> {
   }
   socket.on('data', () => (writing = false));
   return counts;
+}
+
+export interface OneConnectionDatabase {
+  database: Database;
+  socket: SocketCounts;
+  close(): Promise<void>;
+}
+
+/**
+ * A new test database opened with a pool of ONE connection, `setup` run on it, and that
+ * connection's socket counted: every statement a test makes afterwards goes through it.
+ */
+export async function openOneConnectionDatabase(setup: RawBuilder<unknown>): Promise<OneConnectionDatabase> {
+  const target = await createTestDatabase();
+  const database = await openDatabase({ ...target.settings, databasePoolSize: 1 });
+  await setup.execute(database.db);
+  const socket = await countSocketWrites(database.pool);
+  return {
+    database,
+    socket,
+    async close() {
+      await database.close();
+      await target.dispose();
+    },
+  };
 }

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { openDatabase, type Database } from '../../src/db/database.ts';
+import type { Database } from '../../src/db/database.ts';
 import { inTransaction } from '../../src/db/transaction.ts';
 import { compilable, inOneRoundTrip, withCommit } from '../../src/db/one-round-trip.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/test-database.ts';
-import { countSocketWrites } from '../helpers/socket-writes.ts';
+import { openOneConnectionDatabase, type OneConnectionDatabase, type SocketCounts } from '../helpers/socket-writes.ts';
 
 /**
  * Statements of a transaction sent together (src/db/one-round-trip.ts, docs/performance.md "Round
@@ -13,20 +12,14 @@ import { countSocketWrites } from '../helpers/socket-writes.ts';
  * the connection's socket.
  */
 describe('statements in one round trip', () => {
-  let target: TestDatabase;
+  let probe: OneConnectionDatabase;
   let database: Database;
-  let socket: Awaited<ReturnType<typeof countSocketWrites>>;
+  let socket: SocketCounts;
   beforeAll(async () => {
-    target = await createTestDatabase();
-    // One connection: every statement below goes through the socket being counted.
-    database = await openDatabase({ ...target.settings, databasePoolSize: 1 });
-    await sql`CREATE TABLE trip_probe (id int PRIMARY KEY, note text)`.execute(database.db);
-    socket = await countSocketWrites(database.pool);
+    probe = await openOneConnectionDatabase(sql`CREATE TABLE trip_probe (id int PRIMARY KEY, note text)`);
+    ({ database, socket } = probe);
   });
-  afterAll(async () => {
-    await database?.close();
-    await target?.dispose();
-  });
+  afterAll(() => probe?.close());
 
   const insert = (id: number, note: string) => compilable(sql<{ id: number }>`INSERT INTO trip_probe (id, note) VALUES (${id}, ${note}) RETURNING id`, database.db);
   const all = () => compilable(sql<{ id: number; note: string }>`SELECT id, note FROM trip_probe ORDER BY id`, database.db);

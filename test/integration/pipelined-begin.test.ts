@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { openDatabase, type Database } from '../../src/db/database.ts';
+import type { Database } from '../../src/db/database.ts';
 import { inTransaction } from '../../src/db/transaction.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/test-database.ts';
-import { countSocketWrites } from '../helpers/socket-writes.ts';
+import { openOneConnectionDatabase, type OneConnectionDatabase, type SocketCounts } from '../helpers/socket-writes.ts';
 
 /**
  * A transaction's BEGIN leaves with its first statement, in one write (src/db/pipelined-begin.ts,
@@ -11,20 +10,14 @@ import { countSocketWrites } from '../helpers/socket-writes.ts';
  * the connection's socket.
  */
 describe('BEGIN with the first statement', () => {
-  let target: TestDatabase;
+  let probe: OneConnectionDatabase;
   let database: Database;
-  let socket: Awaited<ReturnType<typeof countSocketWrites>>;
+  let socket: SocketCounts;
   beforeAll(async () => {
-    target = await createTestDatabase();
-    // One connection: every statement below goes through the socket being counted.
-    database = await openDatabase({ ...target.settings, databasePoolSize: 1 });
-    await sql`CREATE TABLE pipelined_probe (id int PRIMARY KEY)`.execute(database.db);
-    socket = await countSocketWrites(database.pool);
+    probe = await openOneConnectionDatabase(sql`CREATE TABLE pipelined_probe (id int PRIMARY KEY)`);
+    ({ database, socket } = probe);
   });
-  afterAll(async () => {
-    await database?.close();
-    await target?.dispose();
-  });
+  afterAll(() => probe?.close());
 
   const counted = async (work: () => Promise<unknown>) => (await socket.during(work)).writes;
 
