@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { MembershipRole } from '../../db/schema.ts';
 
@@ -41,7 +42,8 @@ export function createConnectionsRepository(db: Db) {
       .selectFrom('api_keys as k')
       .innerJoin('accounts as a', 'a.id', 'k.account_id')
       .leftJoin('memberships as m', (join) => join.onRef('m.account_id', '=', 'k.account_id').onRef('m.person_id', '=', 'k.created_by'))
-      .where('k.kind', '=', 'oauth')
+      // A literal, so the prepared statement's generic plan can use api_keys_connections (WHERE kind = 'oauth').
+      .where('k.kind', '=', sql.lit('oauth'))
       .select([
         'k.id', 'k.account_id', 'a.name as account_name', 'a.kind as account_kind', 'k.name', 'k.client_id', 'k.grant_id', 'k.created_by as person_id',
         'k.scopes', 'k.daily_cap_credits', 'k.auto_approve_credits', 'k.created_at', 'k.last_used_at', 'k.revoked_at', 'm.role',

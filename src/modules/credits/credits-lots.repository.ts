@@ -41,7 +41,8 @@ export function createCreditsLotsRepository(db: Db) {
         .selectFrom('credit_lots')
         .select(['id', 'entry_id', 'remaining', 'expires_at'])
         .where('account_id', '=', accountId)
-        .where('remaining', '>', 0)
+        // Literal, not a parameter: the prepared statement's generic plan can then use credit_lots_open (WHERE remaining > 0).
+        .where('remaining', '>', sql.lit(0))
         .orderBy(sql`expires_at ASC NULLS LAST`)
         .orderBy('id')
         .forUpdate()
@@ -99,7 +100,7 @@ export function createCreditsLotsRepository(db: Db) {
         .selectFrom('credit_lots')
         .select(['expires_at', sql<number>`sum(remaining)::bigint`.as('credits')])
         .where('account_id', '=', accountId)
-        .where('remaining', '>', 0)
+        .where('remaining', '>', sql.lit(0))
         .where('expires_at', 'is not', null)
         .where('expires_at', '>', now)
         .groupBy('expires_at')

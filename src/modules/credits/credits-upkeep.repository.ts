@@ -13,7 +13,8 @@ export function createCreditsUpkeepRepository(db: Db) {
         .selectFrom('credit_lots')
         .select('account_id')
         .distinct()
-        .where('remaining', '>', 0)
+        // Literal, not a parameter: the prepared statement's generic plan can then use credit_lots_open (WHERE remaining > 0).
+        .where('remaining', '>', sql.lit(0))
         .where('expires_at', '<=', now)
         .limit(limit)
         .execute();
@@ -26,7 +27,7 @@ export function createCreditsUpkeepRepository(db: Db) {
         .selectFrom('credit_lots')
         .select(['id', 'remaining', 'expires_at'])
         .where('account_id', '=', accountId)
-        .where('remaining', '>', 0)
+        .where('remaining', '>', sql.lit(0))
         .where('expires_at', '<=', now)
         .orderBy('expires_at')
         .orderBy('id')

@@ -36,8 +36,11 @@ export function createWebhookDeliveriesRepository(db: Db) {
      * The UPDATE re-checks each row, so two senders that pick the same delivery cannot both claim it.
      */
     async claimDue(input: { now: Date; leaseUntil: Date; limit: number; perEndpoint: number }): Promise<DeliveryRow[]> {
+      // 'pending' as a literal, not a parameter: the statements are prepared, and a generic plan
+      // can use the partial index `webhook_deliveries_due` (WHERE status = 'pending') only if the
+      // text itself says the status (docs/performance.md "Prepared statements").
       const due = (alias: string) =>
-        sql`${sql.ref(`${alias}.status`)} = ${PENDING} AND ${sql.ref(`${alias}.next_attempt_at`)} <= ${input.now}
+        sql`${sql.ref(`${alias}.status`)} = ${sql.lit(PENDING)} AND ${sql.ref(`${alias}.next_attempt_at`)} <= ${input.now}
             AND (${sql.ref(`${alias}.leased_until`)} IS NULL OR ${sql.ref(`${alias}.leased_until`)} < ${input.now})`;
       // Most polls find nothing due: one indexed look first, the claim only then.
       const any = await sql`SELECT 1 FROM webhook_deliveries c WHERE ${due('c')} LIMIT 1`.execute(db);
@@ -45,7 +48,7 @@ export function createWebhookDeliveriesRepository(db: Db) {
       const claimed = await sql<DeliveryRow>`
         WITH in_flight AS (
           SELECT endpoint_id, count(*) AS n FROM webhook_deliveries
-           WHERE status = ${PENDING} AND leased_until >= ${input.now}
+           WHERE status = ${sql.lit(PENDING)} AND leased_until >= ${input.now}
            GROUP BY endpoint_id
         ), ranked AS (
           SELECT c.endpoint_id, c.event_id, c.next_attempt_at,

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { UploadsTable } from '../../db/schema.ts';
 
@@ -59,7 +59,8 @@ export function createUploadsRepository(db: Db) {
 
     /** Uploads never finished whose URL ended before `before`, oldest first. */
     async unfinishedBefore(before: Date, limit: number, tx: Db = db): Promise<string[]> {
-      const rows = await tx.selectFrom('uploads').select('id').where('status', '<>', 'ready').where('expires_at', '<', before).orderBy('expires_at').limit(limit).execute();
+      // Literal, not a parameter: the prepared statement's generic plan can then use uploads_unfinished (WHERE status <> 'ready').
+      const rows = await tx.selectFrom('uploads').select('id').where('status', '<>', sql.lit('ready')).where('expires_at', '<', before).orderBy('expires_at').limit(limit).execute();
       return rows.map((r) => r.id);
     },
 
