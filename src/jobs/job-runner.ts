@@ -90,6 +90,12 @@ export function createJobRunner(connection: pg.PoolConfig, options: { exclusiveS
           if (!queueNames.has(job.name)) await boss.createQueue(job.name);
           if (job.cron && !isScheduled(scheduleRows.get(job.name), job.cron)) await boss.schedule(job.name, job.cron, SCHEDULE.data, SCHEDULE.options);
         }
+        // A release that drops a periodic job (or its cron) drops its schedule: pg-boss would
+        // otherwise go on making a job at every tick that no worker takes. The schedules are
+        // the ones the newest process to start declares; an older one started later (a
+        // rollback) writes its own back.
+        const periodic = new Set(jobs.filter((job) => job.cron).map((job) => job.name));
+        for (const name of scheduleRows.keys()) if (!periodic.has(name)) await boss.unschedule(name);
       };
       if (exclusiveStart) await withSessionLock(connection, START_LOCK, setUp);
       else await setUp();

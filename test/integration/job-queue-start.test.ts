@@ -80,7 +80,7 @@ describe.skipIf(!SERVER)('job runners starting together on one PostgreSQL databa
     expect(await scheduleRows()).toEqual(schedules);
   });
 
-  it('a release with a new job, or a cron changed, writes what differs: the new queue and schedule, the cron back', async () => {
+  it('a release with a new job, or a cron changed, writes what differs: the new queue and schedule, the cron back; the job dropped again, its schedule goes', async () => {
     const periodic = jobs.find((job) => job.cron)!;
     await database.pool.query(`UPDATE pgboss.schedule SET cron = '0 0 1 1 *' WHERE name = $1`, [periodic.name]);
     const added: JobDefinition = { name: 'release-test-new-job', cron: '13 2 * * *', accepts: () => true, handler: async () => undefined };
@@ -93,6 +93,11 @@ describe.skipIf(!SERVER)('job runners starting together on one PostgreSQL databa
     // The others were left alone.
     const untouched = (rows: typeof before) => rows.filter((row) => row.name !== periodic.name && row.name !== added.name);
     expect(untouched(after)).toEqual(untouched(before));
-    await database.pool.query('DELETE FROM pgboss.schedule WHERE name = $1', [added.name]);
+
+    // The release after drops the job again: its schedule goes, nobody else's is rewritten.
+    await startAndStop(jobs);
+    const dropped = await scheduleRows();
+    expect(dropped.map((row) => row.name)).not.toContain(added.name);
+    expect(dropped).toEqual(after.filter((row) => row.name !== added.name));
   });
 });
