@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CompiledQuery, sql } from 'kysely';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { SCOPES, type Actor } from '../../src/lib/actor.ts';
 import { answer, ask, choiceDraft, fundedKey, seedHeads, type Head } from '../helpers/questions.ts';
 
 /**
@@ -241,15 +242,21 @@ describe('the hot paths\' statements find their rows through indexes', () => {
     // too; each looks for the few rows a partial index holds (lots with credits left, checkouts
     // still awaited, uploads never finished, deliveries due).
     if (!(await genericPlansShown())) context.skip();
+    // A delivery due, so the dispatcher's poll finds one and runs its claim too.
+    const key = await fundedKey(t, 1_000);
+    const owner: Actor = { accountId: key.accountId, keyId: null, scopes: SCOPES, dailyCapCredits: null, session: { id: 'ses_plans', personId: 'per_plans', role: 'owner' } };
+    await t.container.webhooks.create(owner, { url: 'http://127.0.0.1:9/hook', events: ['question.reserved'] });
+    await ask(t, key, choiceDraft({ n: 10 }));
     const sent = await statementsOf(async () => {
       await t.container.credits.expireDue(200);
       await t.container.paymentEvents.expireOverdue(50);
       await t.container.uploads.sweep();
-      await t.container.webhookDelivery.claim(10);
+      expect((await t.container.webhookDelivery.claim(10)).length).toBeGreaterThan(0);
     });
     const statements = [...new Map(sent.filter((s) => DML.test(s.text)).map((s) => [s.text, s])).values()];
     const swept = ['credit_lots', 'checkouts', 'uploads', 'webhook_deliveries'];
     for (const table of swept) expect(statements.some((s) => s.text.includes(table)), table).toBe(true);
+    expect(statements.some((s) => s.text.includes('UPDATE webhook_deliveries')), 'the claim').toBe(true);
     const problems: string[] = [];
     for (const statement of statements) {
       const [found, plan] = await genericWholeReads(statement, swept);
