@@ -79,6 +79,10 @@ async function statementsOf(work: () => Promise<void>): Promise<Sent[]> {
 }
 
 const DML = /^\s*(select|insert|update|delete|with)\b/i;
+/** The DML statements sent, each text once (with the parameters it was first sent with). */
+function distinctStatements(sent: Sent[]): Sent[] {
+  return [...new Map(sent.filter((s) => DML.test(s.text)).map((s) => [s.text, s])).values()];
+}
 /** A read: also run with EXPLAIN ANALYZE, for the rows its scans threw away. */
 const READ = /^\s*select\b/i;
 /** Answers the question holds before the statements are captured. */
@@ -93,43 +97,17 @@ class RolledBack extends Error {}
 /**
  * The statement's plan with its own parameters: sequential scans priced out unless `chosen` (the
  * planner's own choice), run when `analyze` (always in a transaction rolled back, so a write or a
- * lock it takes is undone).
+ * lock it takes is undone). `generic`: planned without its values instead (see genericWholeReads).
  */
-async function planOf({ text, values }: Sent, options: { chosen?: boolean; analyze?: boolean } = {}): Promise<string> {
+async function planOf({ text, values }: Sent, options: { chosen?: boolean; analyze?: boolean; generic?: boolean } = {}): Promise<string> {
+  // A generic plan's placeholders have no values: sent as a simple query (no values at all).
+  const explain = options.generic ? 'EXPLAIN (GENERIC_PLAN) ' : options.analyze ? 'EXPLAIN (ANALYZE, TIMING OFF) ' : 'EXPLAIN ';
   let plan = '';
   await t.db
     .transaction()
     .execute(async (tx) => {
       await sql`SET LOCAL enable_seqscan = ${sql.raw(options.chosen ? 'on' : 'off')}`.execute(tx);
-      const { rows } = await tx.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`EXPLAIN ${options.analyze ? '(ANALYZE, TIMING OFF) ' : ''}${text}`, values));
-      plan = rows.map((row) => row['QUERY PLAN']).join('\n');
-      throw new RolledBack();
-    })
-    .catch((error: unknown) => {
-      if (!(error instanceof RolledBack)) throw error;
-    });
-  return plan;
-}
-
-/**
- * The plan PostgreSQL keeps for a prepared statement after five runs when it costs no more: planned
- * without the values (EXPLAIN (GENERIC_PLAN), PostgreSQL 16 and later; sent as a simple query, as
- * its placeholders have no values), sequential scans priced out. The app prepares its repeated
- * statements (docs/performance.md "Prepared statements"), so a statement whose rows only a value
- * can lead to (a partial index whose predicate a parameter must prove) reads a table whole there.
- * Only a Seq Scan counts against it: with sequential scans priced out, that means no index can
- * serve the statement without its values. An index read whole in a generic plan is the planner
- * averaging over the few questions a test database holds (`question_id = $1` matching a third of
- * the answers), and PostgreSQL keeps a generic plan only while it costs no more than the plans
- * made with the values.
- */
-async function genericPlanOf({ text }: Sent): Promise<string> {
-  let plan = '';
-  await t.db
-    .transaction()
-    .execute(async (tx) => {
-      await sql`SET LOCAL enable_seqscan = off`.execute(tx);
-      const { rows } = await tx.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`EXPLAIN (GENERIC_PLAN) ${text}`, []));
+      const { rows } = await tx.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`${explain}${text}`, options.generic ? [] : values));
       plan = rows.map((row) => row['QUERY PLAN']).join('\n');
       throw new RolledBack();
     })
@@ -144,11 +122,27 @@ async function genericPlansShown(): Promise<boolean> {
   return Number((await sql<{ v: string }>`SELECT current_setting('server_version_num') AS v`.execute(t.db)).rows[0].v) >= 160000;
 }
 
-/** The tables a statement's generic plan must read whole (a Seq Scan: see genericPlanOf), and the plan. */
+/**
+ * The growing tables a statement's generic plan must read whole, and the plan. The generic plan is
+ * the one PostgreSQL keeps for a prepared statement after five runs when it costs no more: planned
+ * without the values (EXPLAIN (GENERIC_PLAN), PostgreSQL 16 and later), sequential scans priced
+ * out. The app prepares its repeated statements (docs/performance.md "Prepared statements"), so a
+ * statement whose rows only a value can lead to (a partial index whose predicate a parameter must prove) reads a table whole there.
+ * Only a Seq Scan counts against it: with sequential scans priced out, that means no index can
+ * serve the statement without its values. An index read whole in a generic plan is the planner
+ * averaging over the few questions a test database holds (`question_id = $1` matching a third of
+ * the answers), and PostgreSQL keeps a generic plan only while it costs no more than the plans
+ * made with the values.
+ */
 async function genericWholeReads(statement: Sent, tables: readonly string[] = GROWING): Promise<[string[], string]> {
   if (statement.values.length === 0) return [[], ''];
-  const plan = await genericPlanOf(statement);
+  const plan = await planOf(statement, { generic: true });
   return [wholeReads(plan, tables).filter((read) => read.endsWith('Seq Scan')).map((read) => `${read} (the generic plan)`), plan];
+}
+
+/** A problem found in a statement's plan, as the failure shows it: what, the statement, the plan. */
+function problem(read: string, statement: Sent, plan: string): string {
+  return `${read}\n  ${statement.text.replace(/\s+/g, ' ').slice(0, 300)}\n${plan}`;
 }
 
 /** Each scan of a growing table in a plan, with the detail lines under it (conditions, filters, rows removed). */
@@ -214,7 +208,7 @@ describe('the hot paths\' statements find their rows through indexes', () => {
       await t.container.webhookDelivery.claim(10);
     });
 
-    const statements = [...new Map(sent.filter((s) => DML.test(s.text)).map((s) => [s.text, s])).values()];
+    const statements = distinctStatements(sent);
     expect(statements.length).toBeGreaterThan(10);
     // Tables big enough that the planner's own choice, nothing priced out, must not read them whole.
     const big = (await sql<{ relname: string }>`SELECT relname FROM pg_class WHERE relkind = 'r' AND reltuples >= 1000`.execute(t.db)).rows.map((r) => r.relname).filter((name) => GROWING.includes(name));
@@ -223,7 +217,7 @@ describe('the hot paths\' statements find their rows through indexes', () => {
     const problems: string[] = [];
     for (const statement of statements) {
       const report = (found: string[], plan: string) => {
-        for (const read of found) problems.push(`${read}\n  ${statement.text.replace(/\s+/g, ' ').slice(0, 300)}\n${plan}`);
+        for (const read of found) problems.push(problem(read, statement, plan));
       };
       const plan = await planOf(statement);
       report(wholeReads(plan), plan);
@@ -253,14 +247,14 @@ describe('the hot paths\' statements find their rows through indexes', () => {
       await t.container.uploads.sweep();
       expect((await t.container.webhookDelivery.claim(10)).length).toBeGreaterThan(0);
     });
-    const statements = [...new Map(sent.filter((s) => DML.test(s.text)).map((s) => [s.text, s])).values()];
+    const statements = distinctStatements(sent);
     const swept = ['credit_lots', 'checkouts', 'uploads', 'webhook_deliveries'];
     for (const table of swept) expect(statements.some((s) => s.text.includes(table)), table).toBe(true);
     expect(statements.some((s) => s.text.includes('UPDATE webhook_deliveries')), 'the claim').toBe(true);
     const problems: string[] = [];
     for (const statement of statements) {
       const [found, plan] = await genericWholeReads(statement, swept);
-      for (const read of found) problems.push(`${read}\n  ${statement.text.replace(/\s+/g, ' ').slice(0, 300)}\n${plan}`);
+      for (const read of found) problems.push(problem(read, statement, plan));
     }
     expect(problems, problems.join('\n\n')).toEqual([]);
   });
