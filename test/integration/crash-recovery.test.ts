@@ -9,6 +9,7 @@ import { systemClock } from '../../src/lib/clock.ts';
 import { createTestApp, testConfig, type TestApp } from '../helpers/test-app.ts';
 import { createTestDatabase, isServerRun, type TestDatabase } from '../helpers/test-database.ts';
 import { balanceRow, ledgerRows, outcome, panelHeads, pricePerAnswer, questionRow, questionRows, refundRowsOf, smallAsk } from '../helpers/money.ts';
+import { AppError } from '../../src/lib/errors.ts';
 import type { AskBody } from '../../src/modules/questions/ask.schemas.ts';
 
 /**
@@ -73,6 +74,23 @@ async function crashAsk(input: { secret: string; body: AskBody; key: string; mod
   return { lines, signal, code };
 }
 
+/**
+ * Retries as a client told 409 `idempotency_in_progress` (Retry-After) would. On PostgreSQL the
+ * killed child's backend ends, rolling back and releasing the key's lock, only once the server has
+ * read the closed socket: a moment after the child's exit, so an immediate retry can still meet it.
+ */
+async function retryWhileInProgress<T>(ask: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      return await ask();
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === 'idempotency_in_progress') || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
 describe('a process killed around the commit of an ask (R1.6)', () => {
   let secret: string;
   let accountId: string;
@@ -95,7 +113,7 @@ describe('a process killed around the commit of an ask (R1.6)', () => {
     const died = await crashAsk({ secret, body, key, mode });
     if (!SERVER) await open();
     const actor = await container.accounts.authenticate(secret);
-    const retry = await container.asks.ask(actor, body, key);
+    const retry = await retryWhileInProgress(() => container.asks.ask(actor, body, key));
     const after = await balanceRow(container.db, accountId);
     const questions = await questionRows(container.db, accountId);
     const asks = (await ledgerRows(container.db, accountId)).filter((r) => r.kind === 'ask' && r.ref === retry.body.question.id);
