@@ -9,7 +9,8 @@ import { createPostgresNotifier, EVERY_KEY, EVERY_QUESTION, type Notifier } from
 /**
  * "Question changed" across processes on a PostgreSQL server (src/lib/notifier.ts): a publish
  * reaches this process's listeners at once and exactly once; a committed change reaches the other
- * processes through migration 0022's triggers (the echo of a process's own change is dropped).
+ * processes through migration 0022's triggers (the echo of a process's own change is dropped);
+ * a new question is announced only from its first change (migration 0023).
  */
 describe.skipIf(!process.env.TEST_DATABASE_URL)('the PostgreSQL notifier', () => {
   const log = { error: () => {} };
@@ -86,6 +87,18 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the PostgreSQL notifier', () =>
     await sleep(300);
     expect(heardByA).toEqual([id, id]);
     expect(heardByB).toEqual([id]);
+  });
+
+  it('a new question is not announced, its ask included (nobody can hold it yet: migration 0023); its first change is', async () => {
+    const a = await process_();
+    const heard: string[] = [];
+    a.subscribe((changed) => heard.push(changed));
+    const id = await questionId(); // asked through another process's pool: its INSERT, reservation and ledger rows
+    await sleep(500);
+    expect(heard).toEqual([]);
+    await touch(t.database, id);
+    await until(() => heard.length > 0);
+    expect(heard).toEqual([id]);
   });
 
   it('a transaction that changes one question many times announces it once, at commit; a rolled-back one announces nothing', async () => {

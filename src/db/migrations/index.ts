@@ -19,6 +19,7 @@ import * as m0019 from './0019-audiences.ts';
 import * as m0020 from './0020-variant-group-index.ts';
 import * as m0021 from './0021-settlement.ts';
 import * as m0022 from './0022-change-notifications.ts';
+import * as m0023 from './0023-new-questions-unannounced.ts';
 
 /** Every migration, in the order it is applied. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '0020-variant-group-index': m0020,
   '0021-settlement': m0021,
   '0022-change-notifications': m0022,
+  '0023-new-questions-unannounced': m0023,
 };
