@@ -9,9 +9,9 @@ import pg from 'pg';
  * other programs change through its socket (the admin CLI) is announced as "everything changed"
  * (db/embedded.ts). Waiters also re-check slowly as a safety net.
  *
- * On a server the database announces changes itself (migration 0022's triggers: a question, an
- * answer, a flag, a summary, an API key, at commit), so every writer is heard, the admin CLI and
- * psql included. `publish` is the writing process's own announcement, to its own listeners, at
+ * On a server the database announces changes itself (migration 0022's triggers: a question from
+ * its first change on (migration 0023), an answer, a flag, a summary, an API key, at commit), so
+ * every writer is heard, the admin CLI and psql included. `publish` is the writing process's own announcement, to its own listeners, at
  * once, before it answers: the database's NOTIFY of its change comes back only later (and is
  * dropped as an echo).
  */
