@@ -11,9 +11,9 @@ import pg from 'pg';
  *
  * On a server the database announces changes itself (migration 0022's triggers: a question from
  * its first change on (migration 0023), an answer, a flag, a summary, an API key, at commit), so
- * every writer is heard, the admin CLI and psql included. `publish` is the writing process's own announcement, to its own listeners, at
- * once, before it answers: the database's NOTIFY of its change comes back only later (and is
- * dropped as an echo).
+ * every writer is heard, the admin CLI and psql included. `publish` is the writing process's own
+ * announcement, to its own listeners, at once, before it answers: the database's NOTIFY of its
+ * change comes back only later (and is dropped as an echo).
  */
 export interface Notifier {
   /** This process committed a change to the question: its own listeners hear it at once. */
