@@ -142,8 +142,8 @@ async function main(): Promise<RunReport> {
   }
 
   /** The plain single-row INSERT transaction, right after a write row, at the same concurrency. */
-  async function insertTxn(app: RunningServer): Promise<BaselineTxn> {
-    return baselineTxn(() => app.call('insert.run', closedLoop, (options.seconds + 60) * 1000));
+  async function insertTxn(app: RunningServer, concurrency = closedLoop.concurrency): Promise<BaselineTxn> {
+    return baselineTxn(() => app.call('insert.run', { ...closedLoop, concurrency }, (options.seconds + 60) * 1000));
   }
 
   /** The ask's own rows in one statement in one transaction (servers/ask-rows.ts), over `accounts` accounts. */
@@ -170,12 +170,14 @@ async function main(): Promise<RunReport> {
     const setup = scenario.prepare ? await scenario.prepare(server, serverSet) : undefined;
     setups.set(scenario.id, setup);
     await checkSample(server.baseUrl, scenario, setup);
-    await runLoad(server.baseUrl, scenario, { seconds: options.warmupSeconds, connections: options.connections }, setup);
+    const connections = scenario.connections ?? options.connections;
+    const rowMeasured = { ...measured, connections };
+    await runLoad(server.baseUrl, scenario, { seconds: options.warmupSeconds, connections }, setup);
     // Before the counters are read, so what start and end do themselves is not in the row.
     await setup?.measured?.start();
     const before = await quiet(server);
     const dbBefore = dbCpu();
-    const result = await runLoad(server.baseUrl, scenario, measured, setup);
+    const result = await runLoad(server.baseUrl, scenario, rowMeasured, setup);
     const after = await quiet(server);
     const dbAfter = dbCpu();
     const runFacts = (await setup?.measured?.end()) ?? {};
@@ -188,8 +190,8 @@ async function main(): Promise<RunReport> {
     const pairedId = scenario.baseline ?? BASELINE_ID;
     const pairedWith = pairedId === BASELINE_ID ? baseline : (SCENARIOS.find((s) => s.id === pairedId) as Scenario);
     const paired =
-      scenario.id === BASELINE_ID ? result : await runLoad(servers.get(pairedWith.target)!.baseUrl, pairedWith, measured, pairedId === BASELINE_ID ? undefined : setups.get(pairedId));
-    const insert = scenario.insertBaseline ? await insertTxn(server) : null;
+      scenario.id === BASELINE_ID ? result : await runLoad(servers.get(pairedWith.target)!.baseUrl, pairedWith, rowMeasured, pairedId === BASELINE_ID ? undefined : setups.get(pairedId));
+    const insert = scenario.insertBaseline ? await insertTxn(server, connections) : null;
     const askRows = scenario.askRowsBaseline ? await askRowsTxn(server, scenario.askRowsBaseline.accounts) : null;
     const flagged =
       result.non2xx + result.errors + result.timeouts + notOk > 0 || paired.non2xx + paired.errors + paired.timeouts > 0 || (insert?.errors ?? 0) > 0 || (askRows?.errors ?? 0) > 0;

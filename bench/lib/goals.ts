@@ -46,6 +46,18 @@ export function goalRows(report: RunReport, startup: StartupReport | null): Goal
   }
   rows.push(vsInsert(row('answers'), 'answers through the recorder / plain insert transaction', 0.5));
   rows.push(vsInsert(row('link-answers'), 'link answers over HTTP (human check) / plain insert transaction', 0.3));
+  // Not a goal of issue 15: the same at 100 connections against the insert at 100 (scenarios/links.ts).
+  const many = row('link-answers-100');
+  if (many?.insertTxn && many.vsInsertTxn !== null) {
+    rows.push({
+      figure: '  the same at 100 connections / the insert transaction at 100',
+      value: `${ratio(many.vsInsertTxn)} (${many.result.requestsPerSecond}/s)`,
+      goal: '-',
+      limit: `plain insert transaction ${many.insertTxn.perSecond}/s at 100 connections`,
+      met: null,
+      context: true,
+    });
+  }
   rows.push(vsInsert(row('asks-20-accounts'), 'asks over HTTP, 20 accounts / plain insert transaction', 0.25));
   // Not a goal of issue 15: the asks' second limit, so the row above can be read against what the
   // ask's own writes cost the database (servers/ask-rows.ts).

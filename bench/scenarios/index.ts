@@ -6,7 +6,7 @@ import { answersAccounts, answersHot, answersSpread } from './answers.ts';
 import { waits } from './waits.ts';
 import { webhooks } from './webhooks.ts';
 import { result, resultAfterAnswer, resultBare, resultBr, resultBrBare, resultFields, resultFieldsBare, resultFiltered } from './results.ts';
-import { linkAnswers } from './links.ts';
+import { linkAnswers, linkAnswersMany } from './links.ts';
 import type { AnyScenario } from './types.ts';
 
 /**
@@ -20,6 +20,6 @@ import type { AnyScenario } from './types.ts';
 export const SCENARIOS: AnyScenario[] = [
   bare, config, countries, estimate, estimateBroken, estimateUncached,
   resultBare, result, resultFiltered, resultBrBare, resultBr, resultFieldsBare, resultFields, resultAfterAnswer,
-  asks, asksSpread, linkAnswers, answersSpread, answersHot, answersAccounts, webhooks, waits,
+  asks, asksSpread, linkAnswers, linkAnswersMany, answersSpread, answersHot, answersAccounts, webhooks, waits,
 ];
 export const BASELINE_ID = bare.id;

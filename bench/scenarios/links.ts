@@ -73,3 +73,17 @@ export const linkAnswers: Scenario = {
     return problems;
   },
 };
+
+/**
+ * The same at 100 connections, and its plain insert transaction at 100: not a goal row. With 20
+ * callers in a closed loop a link answer waits on the read, the human check's round trip and the
+ * recorder's one batch at a time, so the row is bound by its latency as much as by the app's CPU
+ * (docs/performance.md, the fifteenth session); people answering links are many more than 20.
+ * With more callers at once, each batch carries more answers.
+ */
+export const linkAnswersMany: Scenario = {
+  ...linkAnswers,
+  id: 'link-answers-100',
+  title: 'The same link answers, 100 connections (and the insert transaction at 100)',
+  connections: 100,
+};

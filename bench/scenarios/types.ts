@@ -80,6 +80,11 @@ export interface Scenario {
    * the real limit. That row runs too whenever this one is selected, before it.
    */
   baseline?: string;
+  /**
+   * Concurrent connections for this row and its baselines (default BENCH_CONNECTIONS): a row that
+   * shows how a path behaves under more callers than the table's common concurrency.
+   */
+  connections?: number;
   /** Pair the row with the plain-insert transaction baseline too. */
   insertBaseline?: boolean;
   /**
