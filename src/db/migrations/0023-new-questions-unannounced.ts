@@ -6,10 +6,8 @@ import { sql, type Kysely } from 'kysely';
  * question's cached answers, a waiter), and none can have read a question before its ask
  * committed; the rows an ask makes together (follow-ups, variants) are one transaction, and no
  * Result shows another question. The announcement cost every ask a NOTIFY at commit, which
- * takes a lock that orders the commits of every notifying transaction: with it, the ask's own
- * rows in one transaction (bench/servers/ask-rows.ts) ran at 459–905/s and 1.43–2.01 ms of
- * database CPU each, without it at 1,020–1,261/s and 1.11–1.32 ms (docs/performance.md, the
- * fifteenth session).
+ * takes a lock that orders the commits of every notifying transaction (measured in
+ * docs/performance.md, the fifteenth session).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`DROP TRIGGER question_changed ON questions`.execute(db);
