@@ -74,7 +74,8 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       kind = 'embedded-client';
     } else {
       embedded = await startEmbedded(config.dataDir, { fromTemplate: options.fromTemplate ?? false, adminSocket: options.adminSocket ?? false });
-      poolConfig = { ...embedded.connection, max };
+      // This process's connections reach PGlite in memory (memory-socket.ts); the socket is for other programs.
+      poolConfig = { ...embedded.connection, stream: embedded.connect, max };
       kind = 'embedded';
     }
   }

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { keepExtendedQueriesTogether } from './pglite-socket-fix.ts';
+import { keepExtendedQueriesTogether, serveInProcess } from './pglite-socket-fix.ts';
+import { MemorySocket } from './memory-socket.ts';
 import { startFromTemplate } from './embedded-template.ts';
 import { embeddedPaths, SOCKET_PORT } from './embedded-paths.ts';
 import { serveAdminSocket, type AdminSocket } from './embedded-admin-socket.ts';
@@ -12,8 +13,9 @@ export { embeddedPaths, SOCKET_PORT, type EmbeddedPaths } from './embedded-paths
 
 /**
  * The embedded default (ARCHITECTURE §1): PGlite keeps its files under DATA_DIR and is served
- * in-process over the PostgreSQL wire protocol on a Unix socket inside DATA_DIR, so the rest of
- * the code talks to it through `pg` exactly as it talks to a real server.
+ * over the PostgreSQL wire protocol, so the rest of the code talks to it through `pg` exactly as
+ * it talks to a real server: this process's pools through connections in memory (`connect`,
+ * memory-socket.ts), other programs (the admin CLI, psql) on a Unix socket inside DATA_DIR.
  *
  * PGlite is single-process: two processes opening the same files would corrupt them. A lock file
  * holding the owner's pid stops a second server with a clear error, and lets the admin CLI find
@@ -107,6 +109,13 @@ const isOwnApplication = (name: string) => name.startsWith('headcount') && name 
 export interface EmbeddedDatabase {
   /** Connection settings for `pg` (host is the socket directory). */
   connection: { host: string; port: number; user: string; database: string };
+  /**
+   * A new connection to the same server inside this process (memory-socket.ts), for `pg`'s
+   * `stream` option: this process's own pools use it, other programs the socket.
+   */
+  connect(): MemorySocket;
+  /** The connections the server is serving now, in-process and through the socket (pglite-socket's count). */
+  connections(): number;
   /** Called after each statement another program (the admin CLI, psql) ran through the socket. */
   onForeignChange(listener: () => void): () => void;
   /** True when this start made the database as a copy of the install's template. */
@@ -144,6 +153,12 @@ export async function startEmbedded(dataDir: string, options: StartOptions = {})
     let stopped = false;
     return {
       connection: { host: paths.socketDir, port: SOCKET_PORT, user: 'postgres', database: 'postgres' },
+      connect() {
+        const [client, served] = MemorySocket.pair();
+        serveInProcess(server, served);
+        return client;
+      },
+      connections: () => server.getStats().activeConnections,
       fromTemplate: copied,
       onForeignChange(listener) {
         foreign.add(listener);

@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import { PGLiteSocketHandler, type PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 /**
@@ -192,4 +193,15 @@ export function keepExtendedQueriesTogether(server: PGLiteSocketServer, watch?: 
     if (midQuery === handlerId) midQuery = null;
     void queue.processQueue();
   };
+}
+
+/**
+ * Serves a connection made inside this process (memory-socket.ts) as the server serves one that
+ * came in through its socket: the same handler, limits and queue (pglite-socket's connection
+ * handler, which offers no public way in but its net.Server).
+ */
+export function serveInProcess(server: PGLiteSocketServer, socket: Duplex): void {
+  const handle = (server as unknown as { handleConnection?: (socket: Duplex) => Promise<void> }).handleConnection;
+  if (typeof handle !== 'function') throw new Error('pglite-socket changed: review src/db/pglite-socket-fix.ts');
+  void handle.call(server, socket);
 }
