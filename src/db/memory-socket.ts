@@ -19,8 +19,8 @@ export class MemorySocket extends Duplex {
   readonly remoteAddress = 'in-process';
   readonly remotePort = 0;
   private peer: MemorySocket | null = null;
+  /** Written this turn and not yet delivered: a flush is due whenever it is not empty. */
   private pending: Buffer[] = [];
-  private flushScheduled = false;
 
   /** Two ends joined to each other. */
   static pair(): [MemorySocket, MemorySocket] {
@@ -63,14 +63,10 @@ export class MemorySocket extends Duplex {
   }
 
   private send(chunk: Buffer): void {
-    this.pending.push(chunk);
-    if (this.flushScheduled) return;
-    this.flushScheduled = true;
-    process.nextTick(() => this.flush());
+    if (this.pending.push(chunk) === 1) process.nextTick(() => this.flush());
   }
 
   private flush(): void {
-    this.flushScheduled = false;
     const chunks = this.pending;
     this.pending = [];
     if (chunks.length === 0 || !this.peer || this.peer.destroyed) return;
