@@ -12,7 +12,7 @@ import { createWebhookDispatcher } from './modules/events/webhook-dispatcher.ts'
 import { jobDefinitions } from './jobs/jobs.ts';
 import { createSimulator } from './modules/panel/simulator.ts';
 import { notifierFor } from './lib/notifier.ts';
-import { answerSentiment } from './modules/text/sentiment.ts';
+import { warmUpSoonAfterReady } from './warm-up.ts';
 import { loggerOptions, wantsPrettyLogs } from './lib/logger.ts';
 import { startMetricsServer } from './http/metrics.ts';
 import pino from 'pino';
@@ -112,13 +112,7 @@ async function main(): Promise<void> {
     return;
   }
   await app.listen({ port: config.port, host: config.host });
-  // Load the sentiment model soon, not inside the first answer's transaction (it holds the
-  // question's row lock while the ~150 ms load runs), and not before the service answers: half a
-  // second after it is ready, long before a question asked then gets its first answer.
-  setTimeout(() => answerSentiment('en', 'ready', null), 500).unref();
-  // The OAuth server the same way: made on first use (oauth-provider.ts), made here soon after
-  // ready so that an agent's first OAuth request does not wait for it.
-  setTimeout(() => void container.oauthProvider().catch((error: unknown) => app.log.error({ err: error }, 'could not make the OAuth server; the next OAuth request tries again')), 500).unref();
+  warmUpSoonAfterReady(container, app.log);
   const facts = { url: config.publicBaseUrl, database: database.kind === 'server' ? 'PostgreSQL server' : `embedded, ${config.dataDir}`, ms: Date.now() - started };
   // The last line of start-up, for a person: where to go next. On a terminal the facts are in
   // the words only; JSON keeps them as fields too, for programs.

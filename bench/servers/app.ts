@@ -6,6 +6,7 @@ import { openDatabase, type Database } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { createContainer } from '../../src/container.ts';
 import { buildApp } from '../../src/app.ts';
+import { warmUpSoonAfterReady } from '../../src/warm-up.ts';
 import { seedSimulatedPanel } from '../../src/modules/panel/panel-seed.ts';
 import { createJobRunner, type JobRunner } from '../../src/jobs/job-runner.ts';
 import { createTableUpkeep, type TableUpkeep } from '../../src/db/table-upkeep.ts';
@@ -142,6 +143,9 @@ await serveChild(async () => {
     await app.listen({ host: '127.0.0.1', port: 0, backlog: 4096 });
     const address = app.server.address();
     if (!address || typeof address === 'string') throw new Error('app server: no TCP address');
+    // As main.ts: the sentiment model and the OAuth server, made soon after ready rather than by
+    // the first row's requests (the model's load once landed in link-answers' measured seconds).
+    warmUpSoonAfterReady(container, app.log);
     return {
       port: address.port,
       info: {
