@@ -5,7 +5,9 @@ import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
+import { openDurablePGlite } from './pglite-durable.ts';
+import { syncRename, syncTree } from '../lib/fsync.ts';
 import * as tar from 'tar';
 import { migrations } from './migrations/index.ts';
 import { embeddedPaths } from './embedded-paths.ts';
@@ -158,7 +160,7 @@ export async function restoreBackup(dataDir: string, file: string): Promise<Rest
     const restoredPgdata = path.join(staging, 'pgdata');
     try {
       // Opened once here so a dump that does not open fails before anything in DATA_DIR moves.
-      const db = await PGlite.create({ dataDir: restoredPgdata, loadDataDir: await fs.openAsBlob(path.join(staging, 'pgdata.tar')) });
+      const db = await openDurablePGlite(restoredPgdata, { loadDataDir: await fs.openAsBlob(path.join(staging, 'pgdata.tar')) });
       try {
         await db.query('SELECT count(*) FROM kysely_migration');
       } finally {
@@ -168,6 +170,9 @@ export async function restoreBackup(dataDir: string, file: string): Promise<Rest
       throw new BackupFileError(`The backup's database does not open (${(error as Error).message}).`);
     }
     await fsp.rm(path.join(staging, 'pgdata.tar'));
+    // On disk before anything moves: the renames below must not outlive, after a power cut,
+    // files the kernel had not written yet.
+    syncTree(staging);
 
     const { pgdata } = embeddedPaths(dataDir);
     const uploads = path.join(dataDir, 'uploads');
@@ -180,6 +185,7 @@ export async function restoreBackup(dataDir: string, file: string): Promise<Rest
     }
     await fsp.rename(restoredPgdata, pgdata);
     if (fs.existsSync(path.join(staging, 'uploads'))) await fsp.rename(path.join(staging, 'uploads'), uploads);
+    syncRename(pgdata); // and uploads: both are entries of DATA_DIR
     return { manifest, movedAside };
   } finally {
     await fsp.rm(staging, { recursive: true, force: true });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { syncRename, syncTree } from '../lib/fsync.ts';
 
 /**
  * A migrated embedded database made once, at install (`npm ci` runs the build, scripts/build.mjs),
@@ -54,7 +55,11 @@ export function startFromTemplate(pgdata: string, templateDir = TEMPLATE_DIR): b
   const partial = `${pgdata}.partial`;
   fs.rmSync(partial, { recursive: true, force: true });
   fs.cpSync(source, partial, { recursive: true });
+  // The copy on disk before it is renamed into place (and the rename after): a power cut must
+  // not leave a database of empty files (pglite-durable.ts).
+  syncTree(partial);
   fs.renameSync(partial, pgdata);
+  syncRename(pgdata);
   return true;
 }
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { openDurablePGlite } from './pglite-durable.ts';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { keepExtendedQueriesTogether, serveInProcess } from './pglite-socket-fix.ts';
 import { MemorySocket } from './memory-socket.ts';
@@ -140,7 +140,7 @@ export async function startEmbedded(dataDir: string, options: StartOptions = {})
     // We hold the lock, so any socket file left behind belongs to a dead process.
     fs.rmSync(paths.socketFile, { force: true });
     const copied = fromTemplate && startFromTemplate(paths.pgdata);
-    const db = await PGlite.create(paths.pgdata);
+    const db = await openDurablePGlite(paths.pgdata);
     // Migration 0022's triggers announce changes with NOTIFY for the processes of a server; here
     // no session listens (other programs on the socket are heard through it, below), and each
     // NOTIFY made answers 4× slower. The setting lasts for the one session PGlite has.
@@ -196,7 +196,7 @@ export async function backupClosedDataDir(dataDir: string, file: string): Promis
   try {
     const { pgdata } = embeddedPaths(dataDir);
     if (!fs.existsSync(path.join(pgdata, 'PG_VERSION'))) throw new Error(`DATA_DIR ${dataDir} has no database to back up.`);
-    const db = await PGlite.create(pgdata);
+    const db = await openDurablePGlite(pgdata);
     try {
       return await writeBackup(db, dataDir, file);
     } finally {

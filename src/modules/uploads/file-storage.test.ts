@@ -1,7 +1,8 @@
 import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFilesystemStorage } from './file-storage.ts';
 
 const dirs: string[] = [];
@@ -37,5 +38,32 @@ describe('the filesystem file storage', () => {
       await expect(files.put(key, Buffer.from('x'))).rejects.toThrow(/Not a storage key/);
       await expect(files.get(key)).rejects.toThrow(/Not a storage key/);
     }
+  });
+
+  // On disk before the upload's row commits (itself durable): a power cut cannot leave a
+  // finished upload whose file is empty (lib/fsync.ts).
+  it('an uploaded file stored on the filesystem is synced, and so is its folder, before put returns', async () => {
+    const { dir: root } = storage();
+    const dir = fs.realpathSync(root);
+    const files = createFilesystemStorage(dir);
+    const probe = await fsp.open(path.join(dir, 'probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as { sync(): Promise<void> };
+    await probe.close();
+    const synced: string[] = [];
+    const original = proto.sync;
+    const spy = vi.spyOn(proto, 'sync').mockImplementation(async function (this: { fd: number }) {
+      synced.push(fs.readlinkSync(`/proc/self/fd/${this.fd}`));
+      return original.call(this);
+    });
+    try {
+      await files.put('upl_durable0001ab', Buffer.from([1, 2, 3]));
+    } finally {
+      spy.mockRestore();
+    }
+    const folder = path.join(dir, 'ab');
+    expect(synced).toHaveLength(2);
+    expect(synced[0]).toMatch(new RegExp(`^${folder}/upl_durable0001ab\\.tmp-`));
+    expect(synced[1]).toBe(folder);
+    expect([...(await files.get('upl_durable0001ab'))!]).toEqual([1, 2, 3]);
   });
 });

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { syncDirectory, writeFileSynced } from '../../lib/fsync.ts';
 
 /**
  * Where uploaded files' bytes live (docs/uploads.md "Storage"): one small interface, a driver per
@@ -32,7 +33,8 @@ const missing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'E
 /**
  * Files under `dir` (DATA_DIR/uploads), spread over 256 folders by two characters of the key.
  * A file is written under a temporary name and renamed into place, so a reader never sees half
- * of one, and a crash mid-write leaves only a `.tmp-` file (never served).
+ * of one, and a crash mid-write leaves only a `.tmp-` file (never served); a stored file is on
+ * disk before `put` returns, power cut included.
  */
 export function createFilesystemStorage(dir: string): FileStorage {
   const fileOf = (key: string) => path.join(dir, checkedKey(key).slice(-2), key);
@@ -43,8 +45,11 @@ export function createFilesystemStorage(dir: string): FileStorage {
       await fs.mkdir(path.dirname(file), { recursive: true });
       const temporary = `${file}.tmp-${randomBytes(6).toString('hex')}`;
       try {
-        await fs.writeFile(temporary, bytes, { flag: 'wx' });
+        // Synced, renamed, and the rename synced: the row naming the file commits after this,
+        // durably, so the file must be on disk first (lib/fsync.ts).
+        await writeFileSynced(temporary, bytes);
         await fs.rename(temporary, file);
+        await syncDirectory(path.dirname(file));
       } catch (error) {
         await fs.rm(temporary, { force: true });
         throw error;
