@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { PGlite } from '@electric-sql/pglite';
 import { openDurablePGlite } from './pglite-durable.ts';
-import { syncRename, syncTree } from '../lib/fsync.ts';
+import { syncDirectory, syncRename, syncTree } from '../lib/fsync.ts';
 import * as tar from 'tar';
 import { migrations } from './migrations/index.ts';
 import { embeddedPaths } from './embedded-paths.ts';
@@ -111,6 +111,8 @@ export async function writeBackup(db: PGlite, dataDir: string, file: string): Pr
     await handle.sync();
     await handle.close();
     await fsp.rename(partial, target);
+    // The rename on disk too: with --force it replaced the previous backup.
+    await syncDirectory(path.dirname(target));
     return manifest;
   } finally {
     await fsp.rm(partial, { force: true });
