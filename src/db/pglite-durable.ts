@@ -21,14 +21,17 @@ import { NodeFS } from '@electric-sql/pglite/nodefs';
  *
  * The sync runs on this process's one thread, as all of PGlite does: 0.1–0.3 ms a commit on this
  * project's machines (docs/performance.md), more on slow disks. The service's hot writes are group
- * commits (answers, link reads), which pay it once a batch. Written here because PGlite offers no
- * durability switch; `pglite-durable.test.ts` beside it proves a commit is synced
- * before it returns, so a PGlite upgrade that renames the pieces patched here fails loudly.
+ * commits (answers, link answers among them), which pay it once a batch. Written here because PGlite offers no
+ * durability switch; `pglite-durable.test.ts` beside it proves a commit is synced before it
+ * returns, so a PGlite upgrade that renames the pieces patched here fails loudly.
  */
 const NO_FSYNC = '-F';
 
 /** PGlite's start parameters with fsync on, synced through the one method that reaches the disk. */
-export const DURABLE_START_PARAMS: readonly string[] = [...PGlite.defaultStartParams.filter((p) => p !== NO_FSYNC), '-c', 'wal_sync_method=fsync'];
+const DURABLE_START_PARAMS: readonly string[] = [...PGlite.defaultStartParams.filter((p) => p !== NO_FSYNC), '-c', 'wal_sync_method=fsync'];
+
+type EmscriptenOptions = Parameters<NodeFS['init']>[1];
+type PreRun = NonNullable<EmscriptenOptions['preRun']>[number];
 
 /** The part of Emscripten's NODEFS this touches (not in PGlite's types). */
 interface NodeFsInternals {
@@ -36,20 +39,20 @@ interface NodeFsInternals {
   tryFSOperation<T>(operation: () => T): T;
 }
 
+/** Before PostgreSQL starts: NODEFS's stream operations are one object, shared by every file it opens. */
+const addFsync: PreRun = (module) => {
+  const nodefs = module.FS.filesystems.NODEFS as unknown as NodeFsInternals;
+  nodefs.stream_ops.fsync = (stream) => {
+    nodefs.tryFSOperation(() => fs.fsyncSync(stream.nfd));
+    return 0;
+  };
+};
+
 /** NODEFS for a data directory, with a real fsync. */
 class SyncingNodeFS extends NodeFS {
-  override async init(pg: Parameters<NodeFS['init']>[0], options: Parameters<NodeFS['init']>[1]) {
+  override async init(pg: Parameters<NodeFS['init']>[0], options: EmscriptenOptions) {
     const result = await super.init(pg, options);
-    const preRun = result.emscriptenOpts.preRun ?? [];
-    // Before PostgreSQL starts: the file system object is shared by every node NODEFS makes.
-    const addFsync = (module: { FS: { filesystems: { NODEFS: NodeFsInternals } } }) => {
-      const nodefs = module.FS.filesystems.NODEFS;
-      nodefs.stream_ops.fsync = (stream) => {
-        nodefs.tryFSOperation(() => fs.fsyncSync(stream.nfd));
-        return 0;
-      };
-    };
-    result.emscriptenOpts.preRun = [...(Array.isArray(preRun) ? preRun : [preRun]), addFsync as never];
+    result.emscriptenOpts.preRun = [...(result.emscriptenOpts.preRun ?? []), addFsync];
     return result;
   }
 }
