@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { PGlite } from '@electric-sql/pglite';
 import { writeBackup, type BackupManifest } from './embedded-backup.ts';
 import { embeddedPaths } from './embedded-paths.ts';
+import { renameSynced } from '../lib/fsync.ts';
 
 /**
  * The running service's admin socket (a Unix socket in DATA_DIR, mode 0600): how `admin backup`
@@ -82,10 +83,7 @@ export async function requestBackup(dataDir: string, file: string): Promise<Back
     await pipeline(response, fs.createWriteStream(partial));
     const expected = Number(response.headers['content-length']);
     if (Number.isFinite(expected) && (await fsp.stat(partial)).size !== expected) throw new Error('The backup stream ended early.');
-    const handle = await fsp.open(partial, 'r+');
-    await handle.sync();
-    await handle.close();
-    await fsp.rename(partial, target);
+    await renameSynced(partial, target);
     return manifest;
   } finally {
     await fsp.rm(partial, { force: true });

@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { PGlite } from '@electric-sql/pglite';
 import { openDurablePGlite } from './pglite-durable.ts';
-import { syncDirectory, syncRename, syncTree } from '../lib/fsync.ts';
+import { renameSynced, syncRename, syncTree } from '../lib/fsync.ts';
 import * as tar from 'tar';
 import { migrations } from './migrations/index.ts';
 import { embeddedPaths } from './embedded-paths.ts';
@@ -107,12 +107,8 @@ export async function writeBackup(db: PGlite, dataDir: string, file: string): Pr
     };
     await fsp.writeFile(path.join(staging, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     await tar.create({ gzip: true, file: partial, cwd: staging, portable: true }, ['manifest.json', 'pgdata.tar', ...(uploads ? ['uploads'] : [])]);
-    const handle = await fsp.open(partial, 'r+');
-    await handle.sync();
-    await handle.close();
-    await fsp.rename(partial, target);
-    // The rename on disk too: with --force it replaced the previous backup.
-    await syncDirectory(path.dirname(target));
+    // With --force it replaces the previous backup: whole, or the previous one kept.
+    await renameSynced(partial, target);
     return manifest;
   } finally {
     await fsp.rm(partial, { force: true });

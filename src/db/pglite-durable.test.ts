@@ -3,34 +3,16 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedPaths, startEmbedded, type EmbeddedDatabase } from './embedded.ts';
 import { startFromTemplate, usableTemplate } from './embedded-template.ts';
+import { fsyncsDuring } from '../../test/helpers/syncs.ts';
 
 /**
  * A commit on the embedded database is on disk before it returns (pglite-durable.ts): what a
  * power cut would test, observed as the syncs the kernel is asked for. PGlite as published makes
  * none, so each of these fails without the patch.
  */
-
-/** The path behind a descriptor of this process (Linux). */
-const pathOf = (fd: number) => fs.readlinkSync(`/proc/self/fd/${fd}`);
-
-/** Paths synced while `work` runs, in order (each read when its sync is asked for, before the descriptor can close). */
-async function syncedDuring(work: () => Promise<unknown>): Promise<string[]> {
-  const synced: string[] = [];
-  const original = fs.fsyncSync;
-  const watch = vi.spyOn(fs, 'fsyncSync').mockImplementation((fd: number) => {
-    synced.push(pathOf(fd));
-    original(fd);
-  });
-  try {
-    await work();
-  } finally {
-    watch.mockRestore();
-  }
-  return synced;
-}
 
 describe('the embedded database commits durably', () => {
   let dataDir: string;
@@ -58,19 +40,19 @@ describe('the embedded database commits durably', () => {
 
   it('a COMMIT returns only after its write-ahead log was synced; a read syncs nothing', async () => {
     const wal = path.join(fs.realpathSync(embeddedPaths(dataDir).pgdata), 'pg_wal');
-    const committed = await syncedDuring(async () => {
+    const committed = await fsyncsDuring(async () => {
       await client.query('BEGIN');
       await client.query("INSERT INTO kept VALUES (1, 'credits bought')");
       await client.query('COMMIT');
     });
     expect(committed.some((p) => p.startsWith(`${wal}/`))).toBe(true);
     // One statement, committed on its own, the same.
-    expect(await syncedDuring(() => client.query("INSERT INTO kept VALUES (2, 'an answer')"))).toEqual(expect.arrayContaining([expect.stringContaining(`${wal}/`)]));
-    expect(await syncedDuring(() => client.query('SELECT count(*) FROM kept'))).toEqual([]);
+    expect(await fsyncsDuring(() => client.query("INSERT INTO kept VALUES (2, 'an answer')"))).toEqual(expect.arrayContaining([expect.stringContaining(`${wal}/`)]));
+    expect(await fsyncsDuring(() => client.query('SELECT count(*) FROM kept'))).toEqual([]);
   });
 
   it('a checkpoint syncs the data files, so the log that covered them can be recycled', async () => {
-    const synced = await syncedDuring(() => client.query('CHECKPOINT'));
+    const synced = await fsyncsDuring(() => client.query('CHECKPOINT'));
     expect(synced.some((p) => p.includes(`${path.sep}base${path.sep}`))).toBe(true);
   });
 });
@@ -90,7 +72,7 @@ describe('the files a fresh embedded database starts from are synced before use'
     const template = usableTemplate();
     expect(template, 'the install builds the template (npm ci)').not.toBeNull();
     const pgdata = path.join(tempDir(), 'pgdata');
-    const synced = await syncedDuring(async () => expect(startFromTemplate(pgdata)).toBe(true));
+    const synced = await fsyncsDuring(async () => expect(startFromTemplate(pgdata)).toBe(true));
     const files = (await fsp.readdir(pgdata, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
     const syncedNames = new Set(synced.map((p) => p.replace(`${pgdata}.partial`, pgdata)));
     expect(files.filter((f) => !syncedNames.has(f))).toEqual([]);

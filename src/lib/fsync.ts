@@ -55,3 +55,18 @@ export async function syncDirectory(dir: string): Promise<void> {
     await handle.close();
   }
 }
+
+/**
+ * Puts a finished file in place: synced, renamed over `target` (a file there is replaced), and
+ * the rename synced. Whole or not at all, power cut included.
+ */
+export async function renameSynced(partial: string, target: string): Promise<void> {
+  const handle = await fsp.open(partial, 'r+');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await fsp.rename(partial, target);
+  await syncDirectory(path.dirname(target));
+}

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createFilesystemStorage } from './file-storage.ts';
+import { handleSyncsDuring } from '../../../test/helpers/syncs.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -46,20 +46,7 @@ describe('the filesystem file storage', () => {
     const { dir: root } = storage();
     const dir = fs.realpathSync(root);
     const files = createFilesystemStorage(dir);
-    const probe = await fsp.open(path.join(dir, 'probe'), 'w');
-    const proto = Object.getPrototypeOf(probe) as { sync(): Promise<void> };
-    await probe.close();
-    const synced: string[] = [];
-    const original = proto.sync;
-    const spy = vi.spyOn(proto, 'sync').mockImplementation(async function (this: { fd: number }) {
-      synced.push(fs.readlinkSync(`/proc/self/fd/${this.fd}`));
-      return original.call(this);
-    });
-    try {
-      await files.put('upl_durable0001ab', Buffer.from([1, 2, 3]));
-    } finally {
-      spy.mockRestore();
-    }
+    const synced = await handleSyncsDuring(dir, () => files.put('upl_durable0001ab', Buffer.from([1, 2, 3])));
     const folder = path.join(dir, 'ab');
     expect(synced).toHaveLength(2);
     expect(synced[0]).toMatch(new RegExp(`^${folder}/upl_durable0001ab\\.tmp-`));
