@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { openDurablePGlite } from './pglite-durable.ts';
+import { syncTree } from '../lib/fsync.ts';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { keepExtendedQueriesTogether, serveInProcess } from './pglite-socket-fix.ts';
 import { MemorySocket } from './memory-socket.ts';
@@ -140,7 +141,11 @@ export async function startEmbedded(dataDir: string, options: StartOptions = {})
     // We hold the lock, so any socket file left behind belongs to a dead process.
     fs.rmSync(paths.socketFile, { force: true });
     const copied = fromTemplate && startFromTemplate(paths.pgdata);
+    const made = !copied && !fs.existsSync(path.join(paths.pgdata, 'PG_VERSION'));
     const db = await openDurablePGlite(paths.pgdata);
+    // A database PGlite's initdb just made (no template) was written without syncs: on disk once,
+    // before anything is committed on it (pglite-durable.ts).
+    if (made) syncTree(paths.pgdata);
     // Migration 0022's triggers announce changes with NOTIFY for the processes of a server; here
     // no session listens (other programs on the socket are heard through it, below), and each
     // NOTIFY made answers 4× slower. The setting lasts for the one session PGlite has.

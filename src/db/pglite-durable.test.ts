@@ -80,3 +80,22 @@ describe('the files a fresh embedded database starts from are synced before use'
     expect(synced.at(-1)).toBe(path.dirname(pgdata));
   });
 });
+
+describe('a database PGlite makes itself (no template)', () => {
+  it('is synced, every file, before it is used', async () => {
+    const dataDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hc-durable-initdb-')));
+    try {
+      let embedded: EmbeddedDatabase | null = null;
+      const synced = new Set(await fsyncsDuring(async () => (embedded = await startEmbedded(dataDir))));
+      const { pgdata } = embeddedPaths(dataDir);
+      await embedded!.stop();
+      const files = (await fsp.readdir(pgdata, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+      // postmaster.pid and the like come and go with the running server; the database's files stay.
+      const kept = files.filter((f) => f.includes(`${path.sep}base${path.sep}`) || f.endsWith('PG_VERSION') || f.includes(`${path.sep}global${path.sep}`));
+      expect(kept.length).toBeGreaterThan(100);
+      expect(kept.filter((f) => !synced.has(f))).toEqual([]);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
