@@ -7,6 +7,8 @@ import path from 'node:path';
  * in its page cache and writes it back in any order, so a rename (or a commit) can reach the disk
  * before the bytes it names. These sync what was written before it is relied on.
  */
+
+/** One file's or directory's fsync, through a descriptor of its own. */
 function syncPath(p: string): void {
   const fd = fs.openSync(p, 'r');
   try {
