@@ -14,6 +14,8 @@ import { fsyncsDuring } from '../../test/helpers/syncs.ts';
  * none, so each of these fails without the patch.
  */
 
+const filesUnder = async (dir: string) => (await fsp.readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+
 describe('the embedded database commits durably', () => {
   let dataDir: string;
   let embedded: EmbeddedDatabase;
@@ -73,7 +75,7 @@ describe('the files a fresh embedded database starts from are synced before use'
     expect(template, 'the install builds the template (npm ci)').not.toBeNull();
     const pgdata = path.join(tempDir(), 'pgdata');
     const synced = await fsyncsDuring(async () => expect(startFromTemplate(pgdata)).toBe(true));
-    const files = (await fsp.readdir(pgdata, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+    const files = await filesUnder(pgdata);
     const syncedNames = new Set(synced.map((p) => p.replace(`${pgdata}.partial`, pgdata)));
     expect(files.filter((f) => !syncedNames.has(f))).toEqual([]);
     // The directory holding pgdata, after the rename.
@@ -89,7 +91,7 @@ describe('a database PGlite makes itself (no template)', () => {
       const synced = new Set(await fsyncsDuring(async () => (embedded = await startEmbedded(dataDir))));
       const { pgdata } = embeddedPaths(dataDir);
       await embedded!.stop();
-      const files = (await fsp.readdir(pgdata, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+      const files = await filesUnder(pgdata);
       // postmaster.pid and the like come and go with the running server; the database's files stay.
       const kept = files.filter((f) => f.includes(`${path.sep}base${path.sep}`) || f.endsWith('PG_VERSION') || f.includes(`${path.sep}global${path.sep}`));
       expect(kept.length).toBeGreaterThan(100);

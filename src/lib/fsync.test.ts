@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { renameSynced, writeFileSynced } from './fsync.ts';
+import { renameSynced } from './fsync.ts';
 import { handleSyncsDuring } from '../../test/helpers/syncs.ts';
 
 const dirs: string[] = [];
@@ -27,12 +27,4 @@ describe('files that must survive a power cut', () => {
     expect(fs.existsSync(`${target}.partial`)).toBe(false);
   });
 
-  it('writeFileSynced: a new file, synced before it returns; never over an existing one', async () => {
-    const dir = tempDir();
-    const file = path.join(dir, 'upl_x');
-    expect(await handleSyncsDuring(dir, () => writeFileSynced(file, Buffer.from('bytes')))).toEqual([file]);
-    expect(fs.readFileSync(file, 'utf8')).toBe('bytes');
-    await expect(writeFileSynced(file, Buffer.from('other'))).rejects.toMatchObject({ code: 'EEXIST' });
-    expect(fs.readFileSync(file, 'utf8')).toBe('bytes');
-  });
 });

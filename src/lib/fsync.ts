@@ -37,20 +37,9 @@ export function syncRename(entry: string): void {
   syncPath(path.dirname(entry));
 }
 
-/** Writes `bytes` to a new file `file` ('wx': never over another) and syncs it before it returns. */
-export async function writeFileSynced(file: string, bytes: Uint8Array): Promise<void> {
-  const handle = await fsp.open(file, 'wx');
-  try {
-    await handle.writeFile(bytes);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-/** Syncs the directory `dir` (its entries: a file created or renamed in it), off the event loop's thread. */
-export async function syncDirectory(dir: string): Promise<void> {
-  const handle = await fsp.open(dir, 'r');
+/** The async twin of syncPath: the sync runs off the event loop's thread. */
+async function syncPathAsync(p: string): Promise<void> {
+  const handle = await fsp.open(p, 'r');
   try {
     await handle.sync();
   } finally {
@@ -63,12 +52,7 @@ export async function syncDirectory(dir: string): Promise<void> {
  * the rename synced. Whole or not at all, power cut included.
  */
 export async function renameSynced(partial: string, target: string): Promise<void> {
-  const handle = await fsp.open(partial, 'r+');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  await syncPathAsync(partial);
   await fsp.rename(partial, target);
-  await syncDirectory(path.dirname(target));
+  await syncPathAsync(path.dirname(target));
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { syncDirectory, writeFileSynced } from '../../lib/fsync.ts';
+import { renameSynced } from '../../lib/fsync.ts';
 
 /**
  * Where uploaded files' bytes live (docs/uploads.md "Storage"): one small interface, a driver per
@@ -45,11 +45,10 @@ export function createFilesystemStorage(dir: string): FileStorage {
       await fs.mkdir(path.dirname(file), { recursive: true });
       const temporary = `${file}.tmp-${randomBytes(6).toString('hex')}`;
       try {
+        await fs.writeFile(temporary, bytes, { flag: 'wx' });
         // Synced, renamed, and the rename synced: the row naming the file commits after this,
         // durably, so the file must be on disk first (lib/fsync.ts).
-        await writeFileSynced(temporary, bytes);
-        await fs.rename(temporary, file);
-        await syncDirectory(path.dirname(file));
+        await renameSynced(temporary, file);
       } catch (error) {
         await fs.rm(temporary, { force: true });
         throw error;
