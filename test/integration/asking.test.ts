@@ -405,6 +405,11 @@ describe('errors that spend nothing', () => {
     expect(response.statusCode).toBe(404);
     expect(errorOf(response).code).toBe('not_found');
     expect(await snapshot(key)).toEqual(before);
+    // An empty id names no project either (it once reached the database's foreign key: a 500).
+    const empty = await askRaw(t, key, { draft: choiceDraft(), projectId: '' });
+    expect(empty.statusCode).toBe(404);
+    expect(errorOf(empty).code).toBe('not_found');
+    expect(await snapshot(key)).toEqual(before);
     const question = await ask(t, key, { draft: choiceDraft(), projectId: mine.json().project.id });
     expect(question.projectId).toBe(mine.json().project.id);
   });

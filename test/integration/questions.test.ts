@@ -286,6 +286,10 @@ describe('PATCH /v2/questions/{id}', () => {
     const response = await patch(key, question.id, { projectId: theirs });
     expect(response.statusCode).toBe(404);
     expect((await getQuestion(t, key, question.id)).projectId).toBeNull();
+    // An empty id names no project either (it once reached the database's foreign key: a 500).
+    const empty = await patch(key, question.id, { projectId: '' });
+    expect(empty.statusCode).toBe(404);
+    expect(errorOf(empty).code).toBe('not_found');
   });
 
   it('externalRef can be set once: the same value again is fine, another is 409 external_ref_set', async () => {

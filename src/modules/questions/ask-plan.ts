@@ -62,7 +62,8 @@ export async function planAsk(deps: AskPlanDeps, actor: Actor, body: AskBody, no
   const refused = checkContent([...contentFields(draft), ...followUps.flatMap((f, i) => contentFields(f, `then[${i}]`))]);
   if (refused) throw new AppError('content_refused', `${refused.reason} Nothing was spent.`, { category: refused.category, field: refused.field });
 
-  if (body.projectId && !(await deps.projects.exists(actor.accountId, body.projectId))) throw notFound('No such project on this account (projectId).');
+  // An empty string is an id too (one no project has), not "no project": only null is that.
+  if (body.projectId != null && !(await deps.projects.exists(actor.accountId, body.projectId))) throw notFound('No such project on this account (projectId).');
 
   const main = normalizeDraft(draft);
   const mainPrice = priceDraft(priceInputOf(main, chosen.choice?.price));

@@ -87,7 +87,8 @@ export function createQuestionsService(deps: {
       if (body.externalRef !== undefined && current.external_ref !== null && current.external_ref !== body.externalRef) {
         throw new AppError('external_ref_set', `externalRef is already "${current.external_ref}" and cannot be changed.`);
       }
-      if (body.projectId && !(await projects.exists(actor.accountId, body.projectId))) throw notFound('No such project on this account (projectId).');
+      // An empty string is an id too (one no project has), not "no project": only null is that.
+      if (body.projectId != null && !(await projects.exists(actor.accountId, body.projectId))) throw notFound('No such project on this account (projectId).');
       const values: Updateable<QuestionsTable> = { updated_at: clock.now() };
       if (body.projectId !== undefined) values.project_id = body.projectId;
       if (body.labels !== undefined) values.labels = [...new Set(body.labels)];
