@@ -8,6 +8,7 @@ import { oauthAdapterFor } from './oauth-adapter.ts';
 import { oauthKeys } from './oauth-keys.ts';
 import { oauthUrls, type OauthUrls } from './oauth-urls.ts';
 import { OPAQUE_TOKEN_BITS } from './oauth-tokens.ts';
+import { webRedirectUriProblem } from './redirect-uri-rule.ts';
 
 /** The pages oidc-provider renders itself (device flow, errors), drawn by web/ and handed in. */
 export interface OauthPages {
@@ -118,6 +119,20 @@ async function buildProvider(deps: OauthProviderDeps, urls: OauthUrls): Promise<
       id_token_signed_response_alg: 'EdDSA',
     },
     enabledJWA: { idTokenSigningAlgValues: ['EdDSA'] },
+    // RFC 7591's `software_id`, kept as a client sends it. Its validator is also where a web
+    // client's redirect URIs meet redirect-uri-rule.ts: oidc-provider has no hook for its standard
+    // metadata, but calls this once per listed property, on registration, on a client ID metadata
+    // document and on every stored client it loads, with the whole metadata at hand.
+    extraClientMetadata: {
+      properties: ['software_id'],
+      validator: (_ctx, key, _value, metadata) => {
+        if (key !== 'software_id' || metadata.application_type === 'native' || !Array.isArray(metadata.redirect_uris)) return;
+        for (const uri of metadata.redirect_uris) {
+          const problem = typeof uri === 'string' ? webRedirectUriProblem(uri) : null;
+          if (problem) throw new errors.InvalidClientMetadata(problem);
+        }
+      },
+    },
     // Browser-based MCP clients call the token and registration endpoints from their own origin:
     // a public client only from the origin of one of its redirect URIs (the provider's default
     // rule, written out: the default prints a plain-text notice each time it runs).

@@ -383,6 +383,23 @@ describe('registration (RFC 7591)', () => {
     expect(await bad({ redirect_uris: ['https://app.example/cb#frag'] })).toMatchObject({ status: 400, body: { error: 'invalid_redirect_uri' } });
     expect(await bad({ grant_types: ['password'] })).toMatchObject({ status: 400, body: { error: 'invalid_client_metadata' } });
   });
+
+  it('sends codes only over https or to the loopback: a web client with an http redirect elsewhere is refused, a native app keeps its own scheme', async () => {
+    const register = async (metadata: Record<string, unknown>) => {
+      const response = await fetch(url('/oauth/register'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token_endpoint_auth_method: 'none', ...metadata }) });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    for (const uri of ['http://app.example/cb', 'http://192.168.1.10:3000/cb']) {
+      const refused = await register({ redirect_uris: ['https://app.example/ok', uri] });
+      expect(refused, uri).toMatchObject({ status: 400, body: { error: 'invalid_redirect_uri' } });
+      expect(String(refused.body.error_description)).toContain('loopback');
+    }
+    for (const uri of ['https://app.example/cb', 'http://localhost:33418/cb', 'http://[::1]:33418/cb']) {
+      expect((await register({ redirect_uris: [uri] })).status, uri).toBe(201);
+    }
+    const native = await register({ application_type: 'native', redirect_uris: ['cursor://anysphere.cursor-mcp/oauth/callback'], software_id: 'cursor' });
+    expect(native).toMatchObject({ status: 201, body: { software_id: 'cursor' } });
+  });
 });
 
 describe('client ID metadata documents', () => {
