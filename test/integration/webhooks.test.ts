@@ -288,6 +288,18 @@ describe('delivery to a real receiver', () => {
     expect(s.receiver.received.length).toBe(2);
   });
 
+  it('a test event with no body is the default kind; a JSON null body is a 400 and sends nothing', async () => {
+    const s = await setup(['question.reserved']);
+    const test = (extra: Record<string, unknown>) => t.inject({ method: 'POST', url: `/v1/webhooks/endpoints/${s.endpointId}/test`, ...extra });
+    const nullBody = await test({ headers: { ...s.person.auth, 'content-type': 'application/json' }, payload: 'null' });
+    expect(nullBody.statusCode, nullBody.body).toBe(400);
+    expect(nullBody.json().error.code).toBe('validation_failed');
+    expect(await deliveriesOf(s)).toEqual([]);
+    const bare = await test({ headers: s.person.auth });
+    expect(bare.statusCode, bare.body).toBe(202);
+    expect(bare.json().delivery).toMatchObject({ test: true, status: 'pending' });
+  });
+
   it('a test event reaches this endpoint only; a delivery can be sent again with the same id', async () => {
     const s = await setup(['question.reserved']);
     const other = await t.inject({ method: 'POST', url: '/v1/webhooks/endpoints', headers: s.person.auth, payload: { url: (await receiver()).url, events: ['question.reserved', 'question.completed'] } });

@@ -97,9 +97,10 @@ export function webhooksRoutes(deps: { webhooks: WebhookEndpointsService }): Fas
 
     app.post('/v1/webhooks/endpoints/:id/test', {
       config: PORTAL_SESSION_ONLY,
-      // The body is optional: a POST without one is {} (the default event kind).
+      // The body is optional: a POST without one is {} (the default event kind). A JSON `null`
+      // is a body, and not the object the schema asks for: a 400 like any other route's.
       preValidation: async (request) => {
-        request.body ??= {};
+        if (request.body === undefined) request.body = {};
       },
       schema: {
         operationId: 'sendWebhookTest',
