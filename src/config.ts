@@ -279,7 +279,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const metricsToken = read('METRICS_TOKEN') ?? null;
   if (metricsToken !== null && (metricsToken.length < 16 || /\s/.test(metricsToken))) problems.push('METRICS_TOKEN must be at least 16 characters, without spaces (e.g. `openssl rand -hex 16`)');
   const metricsPort = read('METRICS_PORT') === undefined ? null : int('METRICS_PORT', 0, 1, 65535);
-  if (metricsPort !== null && metricsPort !== 0 && metricsPort === port) problems.push(`METRICS_PORT must differ from PORT (both are ${port}): the metrics listener is a server of its own`);
+  if (metricsPort !== null && metricsPort === port) problems.push(`METRICS_PORT must differ from PORT (both are ${port}): the metrics listener is a server of its own`);
 
   const config: Config = {
     nodeEnv,
