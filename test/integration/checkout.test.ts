@@ -253,4 +253,20 @@ describe('the test provider\'s page', () => {
     const bad = await t.app.inject({ method: 'POST', url: `/pay/test/${checkout.id}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'action=steal&event=x' });
     expect(bad.statusCode).toBe(400);
   });
+
+  it("refuses another site's form: no refund or dispute through a visitor's browser", async () => {
+    const person = await gbpPerson();
+    const checkout = await startCheckout(person, { pack: 'starter', currency: 'GBP', method: 'card' });
+    const post = (action: string, headers: Record<string, string>) =>
+      t.app.inject({ method: 'POST', url: `/pay/test/${checkout.id}`, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, payload: `action=${action}&event=evt_test_${action.padEnd(20, 'A').slice(0, 20)}` });
+    expect((await post('pay', { origin: new URL(t.config.publicBaseUrl).origin, 'sec-fetch-site': 'same-origin' })).statusCode).toBe(303);
+    expect(await balance(person.auth)).toMatchObject({ credits: 1000 });
+    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site', origin: 'null' }]) {
+      const refused = await post('dispute', headers);
+      expect(refused.statusCode, JSON.stringify(headers)).toBe(403);
+      expect(refused.body).toContain('another site');
+    }
+    expect(await balance(person.auth)).toMatchObject({ credits: 1000 });
+    expect((await ledger(person.auth)).length).toBe(1);
+  });
 });

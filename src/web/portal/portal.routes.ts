@@ -4,6 +4,7 @@ import formBody from '@fastify/formbody';
 import csrfProtection from '@fastify/csrf-protection';
 import { AppError } from '../../lib/errors.ts';
 import { pageHeaders } from '../../http/page-headers.ts';
+import { isCrossSite } from '../../http/cross-site.ts';
 import type { AssetBundle } from '../shared/assets.ts';
 import { PORTAL_STRINGS } from './strings/index.ts';
 import { escapeHtml, signedInPage, signedOutPage } from './portal-html.ts';
@@ -59,11 +60,8 @@ export function portalRoutes(deps: PortalDeps, assets: AssetBundle): FastifyPlug
     // Every post: from this site, with a valid token. Answered with a page, never acted on.
     app.addHook('preHandler', (request, reply, done) => {
       if (request.method !== 'POST') return done();
-      const site = request.headers['sec-fetch-site'];
-      const origin = request.headers.origin;
-      // "null" is what a browser sends when it withholds the origin (a privacy setting): the token decides then.
-      const foreign = origin !== undefined && origin !== 'null' && origin !== `${request.protocol}://${request.host}` && origin !== new URL(config.publicBaseUrl).origin;
-      if ((site && site !== 'same-origin' && site !== 'none') || foreign) {
+      // Without the headers (or with a withheld origin) the token decides.
+      if (isCrossSite(request, config.publicBaseUrl)) {
         return done(Object.assign(new Error('cross-site form'), { code: 'FST_CSRF_INVALID_TOKEN', statusCode: 403 }));
       }
       app.csrfProtection(request, reply, done);

@@ -6,6 +6,7 @@ import type { CheckoutService } from '../../modules/billing/checkout.service.ts'
 import type { PaymentEventsService } from '../../modules/billing/payment-events.service.ts';
 import { TEST_ACTIONS, testEvent, type TestAction } from '../../modules/billing/test-provider.ts';
 import { pageHeaders } from '../../http/page-headers.ts';
+import { isCrossSite } from '../../http/cross-site.ts';
 import type { AssetBundle } from '../shared/assets.ts';
 import { messagePage } from '../shared/html.ts';
 import { testProviderPage } from './test-provider.html.ts';
@@ -39,6 +40,11 @@ export function testProviderRoutes(deps: { checkouts: CheckoutService; paymentEv
       reply.headers(headers);
       const checkout = CHECKOUT_ID.test(request.params.id) ? await checkouts.byId(request.params.id) : null;
       if (!checkout) return reply.status(404).send(notFound());
+      // Its buttons post from this page: another site's form (which would have to know the
+      // checkout's id) cannot pay, refund or dispute through a visitor's browser.
+      if (isCrossSite(request, config.publicBaseUrl)) {
+        return reply.status(403).send(testProviderPage({ assets, checkout, eventId, notice: 'That form came from another site; nothing was done. Use the buttons on this page.' }));
+      }
       const action = (request.body?.get('action') ?? undefined) as TestAction | undefined;
       const event = request.body?.get('event') ?? undefined;
       if (!action || !TEST_ACTIONS.includes(action) || !event || !EVENT_ID.test(event)) {
