@@ -73,6 +73,12 @@ describe.skipIf(Boolean(missing))('the portal in a browser', () => {
   async function expectTidy(page: Page, name: string) {
     const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
     expect(scroll, `${name}: page wider than the screen`).toBeLessThanOrEqual(width);
+    // Wider than a phone, no tab hides behind the navigation's sideways scroll.
+    const tabs = await page.evaluate(() => {
+      const nav = document.querySelector('.portal-nav');
+      return nav && window.innerWidth >= 640 ? { scroll: nav.scrollWidth, client: nav.clientWidth } : null;
+    });
+    if (tabs) expect(tabs.scroll, `${name}: tabs cut off`).toBeLessThanOrEqual(tabs.client);
     expect(await page.evaluate(() => (window as unknown as { __violations?: string[] }).__violations ?? []), name).toEqual([]);
     await shot(page, `portal-${name}`);
   }
