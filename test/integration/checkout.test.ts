@@ -261,7 +261,8 @@ describe('the test provider\'s page', () => {
       t.app.inject({ method: 'POST', url: `/pay/test/${checkout.id}`, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, payload: `action=${action}&event=evt_test_${action.padEnd(20, 'A').slice(0, 20)}` });
     expect((await post('pay', { origin: new URL(t.config.publicBaseUrl).origin, 'sec-fetch-site': 'same-origin' })).statusCode).toBe(303);
     expect(await balance(person.auth)).toMatchObject({ credits: 1000 });
-    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site', origin: 'null' }]) {
+    const foreign: Array<Record<string, string>> = [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site', origin: 'null' }];
+    for (const headers of foreign) {
       const refused = await post('dispute', headers);
       expect(refused.statusCode, JSON.stringify(headers)).toBe(403);
       expect(refused.body).toContain('another site');

@@ -232,6 +232,10 @@ describe('the pages', () => {
     // The same form sent again makes no second key; the list never shows the secret.
     const again = await b.post('/app/developers', { _csrf: csrfOf(page), nonce, name: 'CI', scopes: ['account:read'], cap: '' });
     expect(again.statusCode).toBe(409);
+    // It says what happened and how to make another (not "reload", which would send it once more), with a fresh form.
+    expect(again.body).toContain('no key was made now. To make another, fill in the form below.');
+    expect(again.body).not.toContain(nonce);
+    expect(again.body).toMatch(/name="nonce" value="[0-9a-f-]{36}"/);
     const list = (await b.get('/app/developers')).body;
     expect(list).not.toContain(secret);
     expect(list).toContain(`${secret.slice(0, 14)}…${secret.slice(-4)}`);

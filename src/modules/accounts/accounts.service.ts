@@ -125,7 +125,7 @@ export function createAccountsService(deps: { repo: AccountsRepository; clock: C
         daily_cap_credits: cap,
         created_at: clock.now(),
       });
-      if (!row) throw new AppError('conflict', 'This form already made a key, and its secret was shown once; reload the page to make another.');
+      if (!row) throw new AppError('conflict', 'This form already made a key, and its secret was shown once: no key was made now.');
       return { key: keyView(row), secret };
     },
 

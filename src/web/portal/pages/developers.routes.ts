@@ -82,7 +82,8 @@ ${form}`;
       return page(request, reply, ctx, { secret, status: 201 });
     } catch (error) {
       if (!(error instanceof AppError) || error.status >= 500) throw error;
-      return page(request, reply, ctx, { error: error.message, status: error.status });
+      // A conflict here is this form sent again (a reload): said in the person's language, with the fresh form below.
+      return page(request, reply, ctx, { error: error.code === 'conflict' ? ctx.s.keyMadeAlready : error.message, status: error.status });
     }
   });
 

@@ -154,7 +154,7 @@ ${devHint(request)}`,
     app.get('/dev/mailbox', PAGE, async (request) => {
       const t = s(request);
       const f = formatters(signedOutLanguage(request));
-      const items = box.list().map((m) => `<li class="row"><a href="/app/dev/mailbox/${m.id}"><strong>${escapeHtml(m.subject)}</strong></a><span class="muted">${escapeHtml(t.mailTo)} ${escapeHtml(m.to)} · ${escapeHtml(f.dateTime(m.sentAt.toISOString()))}</span></li>`);
+      const items = box.list().map((m) => `<li class="row"><a href="/app/dev/mailbox/${m.id}"><strong>${escapeHtml(m.subject)}</strong></a><span class="row-meta">${escapeHtml(t.mailTo)} ${escapeHtml(m.to)} · ${escapeHtml(f.dateTime(m.sentAt.toISOString()))}</span></li>`);
       return kit.signedOut(request, t.devMailboxTitle, `<p class="lead">${escapeHtml(t.devMailboxLead)}</p>\n${items.length ? `<ul class="rows">${items.join('\n')}</ul>` : `<p>${escapeHtml(t.devMailboxEmpty)}</p>`}`);
     });
     app.get<{ Params: { id: string } }>('/dev/mailbox/:id', PAGE, async (request, reply) => {

@@ -67,7 +67,7 @@ ${controls.join('\n')}</li>`;
       ? `<section class="card" aria-labelledby="invite"><h2 id="invite">${escapeHtml(s.inviteSomeone)}</h2>
 <form method="post" action="/app/team/invite" class="stack">${csrfField(csrf)}
 <label for="invite-email">${escapeHtml(s.emailLabel)}</label><input id="invite-email" name="email" type="email" required maxlength="254" autocomplete="off">
-<label for="invite-role">${escapeHtml(s.changeRole)}</label><select id="invite-role" name="role">${MEMBER_ROLES.filter((r) => r !== 'owner' || mine === 'owner').map((r) => `<option value="${r}"${r === 'member' ? ' selected' : ''}>${escapeHtml(roleLabel(s, r))}</option>`).join('')}</select>
+<label for="invite-role">${escapeHtml(s.inviteRole)}</label><select id="invite-role" name="role">${MEMBER_ROLES.filter((r) => r !== 'owner' || mine === 'owner').map((r) => `<option value="${r}"${r === 'member' ? ' selected' : ''}>${escapeHtml(roleLabel(s, r))}</option>`).join('')}</select>
 <button type="submit" class="button">${escapeHtml(s.invite)}</button>
 </form>
 ${invited.length ? `<h3>${escapeHtml(s.invitationsOpen)}</h3><ul class="rows">${invited.join('\n')}</ul>` : ''}</section>`
