@@ -102,7 +102,7 @@ describe('single choice with panel and link answers', () => {
     expect(r.mean).toBeNull();
     // Dwell: 4, 5, 6, 7, 8, 9 (GB), 12 ×3 (US), 9 ×2 (link) → sorted 4 5 6 7 8 9 9 9 12 12 12 → median 9.
     expect(r.medianSeconds).toBe(9);
-    expect(r.verificationLine).toMatch(/simulated heads/);
+    expect(r.verificationLine).toBe('Answered by 9 simulated heads (development mode, not real people) and 2 people through the answer link (not verified).');
     expect(r.creditsSpent).toBe(11 * q.creditsPerAnswer);
   });
 

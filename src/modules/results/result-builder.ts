@@ -42,15 +42,21 @@ export interface ShownView {
   suppressed: boolean;
 }
 
+/**
+ * Who answered, in counts. Simulated answers (development mode) are never passed off as people's:
+ * all of them simulated keeps the one plain line; some of them (people answering through the
+ * link of a question the development panel also answers) are counted apart from the others.
+ */
 function verificationLine(entry: ResultEntry, tier: number): string {
-  const { panel, link } = entry;
-  if (entry.simulated) return 'Answered by simulated heads (development mode), not real people.';
-  const heads = `${panel} verified head${panel === 1 ? '' : 's'} of tier ${tier} or above`;
-  const people = `${link} ${link === 1 ? 'person' : 'people'} through the answer link (not verified)`;
-  if (panel && link) return `Answered by ${heads} and ${people}.`;
-  if (panel) return `Answered by ${heads}.`;
-  if (link) return `Answered by ${people}.`;
-  return 'No answers yet.';
+  const { simulated, panel, link } = entry;
+  if (simulated && !panel && !link) return 'Answered by simulated heads (development mode), not real people.';
+  const parts = [
+    simulated ? `${simulated} simulated head${simulated === 1 ? '' : 's'} (development mode, not real people)` : '',
+    panel ? `${panel} verified head${panel === 1 ? '' : 's'} of tier ${tier} or above` : '',
+    link ? `${link} ${link === 1 ? 'person' : 'people'} through the answer link (not verified)` : '',
+  ].filter(Boolean);
+  if (parts.length === 0) return 'No answers yet.';
+  return `Answered by ${parts.length === 3 ? `${parts[0]}, ${parts[1]}` : parts.slice(0, -1).join('')}${parts.length > 1 ? ' and ' : ''}${parts.at(-1)}.`;
 }
 
 export function viewFor(entry: ResultEntry, filter: ResultFilter): ShownView {

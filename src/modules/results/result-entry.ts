@@ -29,7 +29,8 @@ export interface ResultEntry {
   dirty: boolean;
   all: View;
   facets: Facets;
-  simulated: boolean;
+  /** Answers from simulated heads or the simulator; `panel` and `link` count the others. */
+  simulated: number;
   panel: number;
   link: number;
   filtered: Map<string, { view: View; suppressed: boolean }>;
@@ -57,20 +58,20 @@ function contextOf(row: Row): QuestionContext {
 export function makeEntry(row: Row, version: string, loaded: LoadedEntryRows): ResultEntry {
   const ctx = contextOf(row);
   const { rows } = loaded;
-  let simulated = false;
+  let simulated = 0;
   let panel = 0;
   let translated = 0;
   let translationLanguage: string | null = null;
   for (const r of rows) {
-    if (r.simulated) simulated = true;
-    if (r.profiled) panel += 1;
+    if (r.simulated) simulated += 1;
+    else if (r.profiled) panel += 1;
     if (r.translatedTo) {
       translated += 1;
       translationLanguage ??= r.translatedTo;
     }
   }
   return {
-    ...loaded, version, ctx, all: viewOf(ctx, rows), facets: facetsOf(rows), simulated, panel, link: rows.length - panel,
+    ...loaded, version, ctx, all: viewOf(ctx, rows), facets: facetsOf(rows), simulated, panel, link: rows.length - simulated - panel,
     translated, translationLanguage, filtered: new Map(), dirty: false,
   };
 }
