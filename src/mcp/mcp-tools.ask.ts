@@ -62,6 +62,13 @@ export function affordable(total: number, balance: Balance | null, what: string)
 /** Within what the person let this agent spend without asking (lib/actor.ts GrantActor). */
 export const autoApproved = (ctx: ToolContext, total: number) => total <= (ctx.actor.grant?.autoApproveCredits ?? 0);
 
+/** Says why credits were reserved without a confirming call, so the agent can tell its person. */
+export function withoutConfirmation(ctx: ToolContext, confirm: boolean | undefined, replayed: boolean, reserved: number): string | null {
+  if (confirm === true || replayed || reserved === 0) return null;
+  const allowance = ctx.actor.grant?.autoApproveCredits ?? 0;
+  return `Asked without a confirmation step: the price is within the ${allowance} credits the person let this app spend without asking.`;
+}
+
 function priceWords(quote: AskQuote): string {
   const follow = quote.followUpCredits ? ` + ${quote.followUpCredits} for follow-ups` : '';
   const free = quote.freePrivate ? ' (today\'s free private question)' : '';
@@ -95,6 +102,7 @@ export function registerAskTools(server: McpServer, ctx: ToolContext): void {
     description:
       'Asks heads (verified people) a short question and reserves its full price; each answer spends its share and what is not answered comes back. ' +
       'The first call only returns the exact price and asks for confirmation (nothing is spent): call again with the same arguments and confirm: true. ' +
+      'Only a price within what the person let this app spend without asking goes ahead on the first call. ' +
       'A retry of the same call within 10 minutes (or with the same idempotencyKey) returns the same question and never pays twice. Then call wait_for_result.',
     inputSchema: ASK_INPUT,
     outputSchema: SpendOut,
@@ -125,6 +133,7 @@ export function registerAskTools(server: McpServer, ctx: ToolContext): void {
     const text = [
       `Asked ${q.id}: "${q.text}". Status ${q.status}, ${q.answered} of ${q.n} answers so far, about ${q.etaMinutes} minutes to answer.`,
       result.replayed ? replayNote(call) : `Reserved ${reserved} credits${quote ? ` (${priceWords(quote)})` : ''}; credits of answers not given come back when it closes.`,
+      withoutConfirmation(ctx, confirm, result.replayed, reserved),
       moneyLine(balance),
       q.linkUrl ? `Answer link to share: ${q.linkUrl}` : null,
       `Next: call wait_for_result with questionId "${q.id}".`,

@@ -6,7 +6,7 @@ import { balanceFor, capText, moneyJson, moneyLine, reply } from './mcp-results.
 import { validationError } from '../lib/errors.ts';
 import { AddHeadsBodySchema } from '../modules/questions/questions.schemas.ts';
 import { QuestionIdArg, restCheck, zodOf } from './mcp-schemas.ts';
-import { affordable, autoApproved, SpendingArgs, SpendOut } from './mcp-tools.ask.ts';
+import { affordable, autoApproved, SpendingArgs, SpendOut, withoutConfirmation } from './mcp-tools.ask.ts';
 
 /**
  * add_heads: more answers for a question that closed complete or underfilled (POST
@@ -21,7 +21,7 @@ export function registerHeadsTools(server: McpServer, ctx: ToolContext): void {
     title: 'Add heads to a closed question',
     description:
       'Reopens a complete or underfilled question for n more answers at its price per answer; heads who answered already are left out and new answers merge with the old. ' +
-      'The first call returns the price and asks for confirmation (nothing is spent): call again with the same arguments and confirm: true. A retry never pays twice.',
+      'The first call returns the price and asks for confirmation (nothing is spent): call again with the same arguments and confirm: true. Only a price within what the person let this app spend without asking goes ahead on the first call. A retry never pays twice.',
     inputSchema: HEADS_INPUT,
     outputSchema: SpendOut,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -51,9 +51,10 @@ export function registerHeadsTools(server: McpServer, ctx: ToolContext): void {
     const text = [
       `Added ${n} heads to ${q.id}: it is ${q.status} again, ${q.answered} of ${q.n} answers.`,
       result.replayed ? replayNote(call) : `Reserved ${reserved} credits: ${result.body.quote.line}. Credits of answers not given come back when it closes.`,
+      withoutConfirmation(ctx, confirm, result.replayed, reserved),
       moneyLine(balance),
       `Next: call wait_for_result with questionId "${q.id}".`,
-    ].join('\n');
+    ].filter(Boolean).join('\n');
     return reply(text, { confirmationRequired: false, replayed: result.replayed, creditsReserved: reserved, quote: { ...result.body.quote }, question: { ...q }, balance: moneyJson(balance) });
   }));
 }

@@ -446,6 +446,10 @@ describe('an agent with an OAuth grant', () => {
 
     const small = await tool(client, 'ask', { draft: choiceDraft({ text: 'Which of these two cover photos do you prefer?' }) });
     expect(small.structuredContent).toMatchObject({ confirmationRequired: false, creditsReserved: 120, question: { source: 'mcp' } });
+    expect(small.text).toContain('Asked without a confirmation step: the price is within the 150 credits the person let this app spend without asking.');
+    const confirmed = await tool(client, 'ask', { draft: choiceDraft({ text: 'Which of these two app icons do you prefer?' }), confirm: true });
+    expect(confirmed.structuredContent).toMatchObject({ confirmationRequired: false, creditsReserved: 120 });
+    expect(confirmed.text).not.toContain('without a confirmation step');
     const large = await tool(client, 'ask', { draft: choiceDraft({ text: 'Which of these two cover photos do you prefer?', n: 20 }) });
     expect(large.structuredContent).toMatchObject({ confirmationRequired: true, quote: { creditsTotal: 240 } });
   });
