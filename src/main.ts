@@ -69,7 +69,6 @@ async function main(): Promise<void> {
   // PGlite has no autovacuum: its tables are analyzed and vacuumed here (db/table-upkeep.ts).
   const tableUpkeep = database.kind === 'embedded' ? createTableUpkeep({ client: database.pool, log: app.log.child({ module: 'table-upkeep' }) }) : null;
   tableUpkeep?.start();
-  if (simulator) app.log.info({ answersPerMinute: config.simAnswersPerMinute }, 'simulated heads answer live questions (development only)');
   // METRICS_PORT (docs/operations.md "Metrics"): /metrics on a listener of its own, workers included.
   const metricsServer = config.metrics.port !== null ? await startMetricsServer(container.metrics, { host: config.metrics.host, port: config.metrics.port }) : null;
   if (metricsServer) app.log.info({ host: config.metrics.host, port: metricsServer.port }, 'metrics served at /metrics on their own port');
