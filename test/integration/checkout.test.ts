@@ -252,6 +252,11 @@ describe('the test provider\'s page', () => {
     expect((await t.app.inject({ url: '/pay/test/chk_00000000000000000000' })).statusCode).toBe(404);
     const bad = await t.app.inject({ method: 'POST', url: `/pay/test/${checkout.id}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'action=steal&event=x' });
     expect(bad.statusCode).toBe(400);
+    // A JSON body is no button of the page either (it was a 500: the form's reader on an object).
+    const json = await t.app.inject({ method: 'POST', url: `/pay/test/${checkout.id}`, headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ action: 'refund', event: 'evt_test_AAAAAAAAAAAAAAAAAAAA' }) });
+    expect(json.statusCode).toBe(400);
+    expect(json.body).toContain('not one of this page');
+    expect(await balance(person.auth)).toMatchObject({ credits: 1000 });
   });
 
   it("refuses another site's form: no refund or dispute through a visitor's browser", async () => {

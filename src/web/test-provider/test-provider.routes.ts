@@ -45,8 +45,10 @@ export function testProviderRoutes(deps: { checkouts: CheckoutService; paymentEv
       if (isCrossSite(request, config.publicBaseUrl)) {
         return reply.status(403).send(testProviderPage({ assets, checkout, eventId, notice: 'That form came from another site; nothing was done. Use the buttons on this page.' }));
       }
-      const action = (request.body?.get('action') ?? undefined) as TestAction | undefined;
-      const event = request.body?.get('event') ?? undefined;
+      // Only this page's form counts: a JSON body (Fastify's own parser) is no button of it.
+      const form = request.body instanceof URLSearchParams ? request.body : null;
+      const action = (form?.get('action') ?? undefined) as TestAction | undefined;
+      const event = form?.get('event') ?? undefined;
       if (!action || !TEST_ACTIONS.includes(action) || !event || !EVENT_ID.test(event)) {
         return reply.status(400).send(testProviderPage({ assets, checkout, eventId, notice: 'That was not one of this page\'s buttons.' }));
       }
