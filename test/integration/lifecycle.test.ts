@@ -344,6 +344,30 @@ describe('POST /v2/questions/{id}/heads', () => {
     expect(await money(t, key)).toEqual(before);
   });
 
+  it("heads added to the day's free private question cost what a private question of its draft costs", async () => {
+    const key = await funded();
+    const body = { draft: choiceDraft(), privateDeclaration: { recipients: 5 } };
+    const asked = await t.inject({ method: 'POST', url: '/v2/questions', headers: { ...key.auth, 'idempotency-key': randomUUID() }, payload: body });
+    expect(asked.statusCode, asked.body).toBe(201);
+    const question = asked.json().question;
+    expect(question).toMatchObject({ creditsPerAnswer: 0, creditsReserved: 0 });
+    // What the estimate says a private question of this draft costs (the day's free one is used now).
+    const estimate = (await t.inject({ method: 'POST', url: '/v1/billing/estimate', payload: { draft: body.draft } })).json();
+    const price = estimate.creditsPerAnswer as number;
+    expect(price).toBeGreaterThan(0);
+    t.clock.advance(7 * DAY + 1_000);
+    await t.container.lifecycle.sweep();
+    expect((await getQuestion(t, key, question.id)).status).toBe('underfilled');
+
+    const quote = (await addHeads(key, question.id, { n: 500, dryRun: true })).json().quote;
+    expect(quote).toMatchObject({ n: 500, creditsPerAnswer: price, creditsTotal: 500 * price });
+    const added = await addHeads(key, question.id, { n: 5 }, randomUUID());
+    expect(added.statusCode, added.body).toBe(201);
+    expect(added.json()).toMatchObject({ creditsReserved: 5 * price, question: { status: 'live', creditsPerAnswer: price, creditsReserved: 5 * price } });
+    expect(await money(t, key)).toMatchObject({ credits: START, reserved: 5 * price });
+    await expectReconciled(t);
+  });
+
   it('reopens the question for n more; new answers merge, earlier heads are refused; the next close refunds once', async () => {
     const key = await funded();
     const question = await ask(t, key, choiceDraft());

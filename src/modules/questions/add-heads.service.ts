@@ -16,6 +16,22 @@ import type { QuestionsRepository } from './questions.repository.ts';
 import { questionView } from './question-view.ts';
 import type { AddHeadsBody, AddHeadsQuote, AddHeadsResponse } from './questions.schemas.ts';
 import { addDays } from '../../lib/dates.ts';
+import { priceDraft } from '../draft/pricing.ts';
+import { priceInputOf } from '../estimate/estimate.service.ts';
+import type { LooseDraft } from '../draft/draft-validator.ts';
+
+type PricedRow = { answered: number; credits_per_answer: number; draft: unknown; tier: number; private: boolean };
+
+/**
+ * The price per added head: the question's own, except for the day's free private question
+ * (0 per answer): free is that one question as asked, so heads added to it cost what the
+ * estimate says a private question of its draft costs (docs/asking.md), or they would be an
+ * unlimited free panel.
+ */
+function perAnswerOf(row: PricedRow): number {
+  if (row.credits_per_answer > 0 || !row.private) return row.credits_per_answer;
+  return priceDraft(priceInputOf({ ...storedDraft(row.draft), tier: row.tier } as LooseDraft)).creditsPerAnswer;
+}
 
 /**
  * POST /v2/questions/{id}/heads: more answers for a question that closed complete or underfilled.
@@ -36,20 +52,21 @@ export function createAddHeadsService(deps: { db: Db; clock: Clock; questions: Q
    * `extra` more answers than the question has now: the new target is answered + extra (an
    * underfilled question at 6 of 10 plus 5 heads aims at 11), and exactly extra × price is reserved.
    */
-  function quote(row: { answered: number; credits_per_answer: number; draft: unknown }, extra: number, count: { size: number; active: number }): AddHeadsQuote {
+  function quote(row: PricedRow, extra: number, count: { size: number; active: number }): AddHeadsQuote {
     const draft = storedDraft(row.draft);
     // Heads who answered already cannot answer again.
     const poolLeft = Math.max(0, count.size - row.answered);
     const activeLeft = Math.max(0, count.active - row.answered);
-    const total = extra * row.credits_per_answer;
+    const perAnswer = perAnswerOf(row);
+    const total = extra * perAnswer;
     const newTarget = row.answered + extra;
     return {
       n: extra,
-      creditsPerAnswer: row.credits_per_answer,
+      creditsPerAnswer: perAnswer,
       creditsTotal: total,
       etaMinutes: etaMinutes({ n: extra, poolSize: poolLeft, activeHeads: activeLeft, rush: draft.rush }),
       newTarget,
-      line: `${extra} more head${extra === 1 ? '' : 's'} × ${row.credits_per_answer} credits = ${total} credits (new target ${newTarget})`,
+      line: `${extra} more head${extra === 1 ? '' : 's'} × ${perAnswer} credits = ${total} credits (new target ${newTarget})`,
     };
   }
 
@@ -91,14 +108,15 @@ export function createAddHeadsService(deps: { db: Db; clock: Clock; questions: Q
               questionId: q.parent_id ?? q.id,
               // Keyed by the reservation after this one: it grows with every addition, so each has its own row.
               uniqueRef: `${q.id}:ask:r${q.credits_reserved + offer.creditsTotal}`,
-              title: `Added ${body.n} heads to "${storedDraft(q.draft).text.slice(0, 60)}" (${body.n} × ${q.credits_per_answer} credits)`,
+              title: `Added ${body.n} heads to "${storedDraft(q.draft).text.slice(0, 60)}" (${body.n} × ${offer.creditsPerAnswer} credits)`,
               at: now,
             },
             tx,
           );
           closesAt = addDays(now, q.open_for_days);
           // The reopened row comes back from the update itself: the response's and the event's Question.
-          const row = await questions.updateReturning(q.id, { n: offer.newTarget, credits_reserved: q.credits_reserved + offer.creditsTotal, status: 'live', closed_at: null, closes_at: closesAt, min_answers: null, updated_at: now }, tx);
+          // Its answers from now on spend the added heads' price (a free question's first ones stay free).
+          const row = await questions.updateReturning(q.id, { n: offer.newTarget, credits_per_answer: offer.creditsPerAnswer, credits_reserved: q.credits_reserved + offer.creditsTotal, status: 'live', closed_at: null, closes_at: closesAt, min_answers: null, updated_at: now }, tx);
           const question = questionView(row, deps.publicBaseUrl);
           await emitEvent(tx, {
             accountId: actor.accountId,
