@@ -161,6 +161,10 @@ export interface CreditLotsTable {
   remaining: number;
   expires_at: Timestamp | null;
   expired_at: Timestamp | null;
+  /** Credits of this lot's open reservations a refunded or disputed payment is still owed (migration 0024). */
+  owed: Generated<number>;
+  /** The checkout owed them. */
+  owed_ref: string | null;
 }
 
 export interface KeyDailySpendTable {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { signIn, type SignedInPerson } from '../helpers/people.ts';
-import { choiceDraft, expectReconciled, NO_RATE_LIMITS, seedHeads } from '../helpers/questions.ts';
+import { answerAll, choiceDraft, expectReconciled, NO_RATE_LIMITS, seedHeads, type Head } from '../helpers/questions.ts';
 import { testEvent, type TestAction } from '../../src/modules/billing/test-provider.ts';
 import type { Checkout } from '../../src/modules/billing/billing.schemas.ts';
 
@@ -15,9 +15,10 @@ import type { Checkout } from '../../src/modules/billing/billing.schemas.ts';
  * gives them back; overdue checkouts expire. Money always reconciles.
  */
 let t: TestApp;
+let heads: Head[];
 beforeAll(async () => {
   t = await createTestApp({ env: NO_RATE_LIMITS });
-  await seedHeads(t, 20);
+  heads = await seedHeads(t, 20);
 });
 afterAll(async () => {
   await t?.close();
@@ -37,6 +38,20 @@ async function startCheckout(person: SignedInPerson, body: Record<string, unknow
 
 /** A person whose personal account is in GBP (their browser says en-GB). */
 const gbpPerson = () => signIn(t, undefined, { headers: { 'accept-language': 'en-GB' } });
+
+/** A person who bought the 1,000-credit pack and asked eight questions of 120 credits each (960 held). */
+async function paidAndAsked(): Promise<{ person: SignedInPerson; checkout: Checkout; ids: string[] }> {
+  const person = await gbpPerson();
+  const checkout = await startCheckout(person, { pack: 'starter', currency: 'GBP', method: 'card' });
+  await fire('pay', checkout);
+  const ids: string[] = [];
+  for (let i = 0; i < 8; i++) {
+    const asked = await t.inject({ method: 'POST', url: '/v2/questions', headers: { ...person.auth, 'idempotency-key': eventId() }, payload: { draft: choiceDraft() } });
+    expect(asked.statusCode, asked.body).toBe(201);
+    ids.push(asked.json().question.id);
+  }
+  return { person, checkout, ids };
+}
 
 describe('who may check out', () => {
   it('an API key is refused with 403 insufficient_scope saying a portal session is needed; a session works', async () => {
@@ -199,8 +214,53 @@ describe('refunds and disputes', () => {
     expect(await fire('refund', checkout)).toBe('unchanged'); // the same total refunded again
     const [clawback] = await ledger(person.auth);
     expect(clawback).toMatchObject({ kind: 'clawback', state: 'paid', amount: -880, ref: checkout.id });
-    expect(clawback.title).toMatch(/Refund of £10\.00: 880 credits .* taken back \(120 more had already been spent\)/);
+    expect(clawback.title).toMatch(/Refund of £10\.00: 880 credits .* taken back \(120 more, held by open questions, will be taken back as they come back\)/);
     expect(await balance(person.auth)).toMatchObject({ credits: 120, reserved: 120 });
+    await expectReconciled(t);
+  });
+
+  it('credits questions held when the payment was refunded are taken as they come back, not made spendable again', async () => {
+    const { person, checkout, ids } = await paidAndAsked();
+    // Two answers are spent on the first question: those 24 credits are gone for good.
+    await answerAll(t, ids[0], heads.slice(0, 2));
+    expect(await balance(person.auth)).toMatchObject({ credits: 976, reserved: 936 });
+    expect(await fire('refund', checkout)).toBe('applied');
+    const [clawback] = await ledger(person.auth);
+    expect(clawback).toMatchObject({ kind: 'clawback', amount: -40, ref: checkout.id });
+    expect(clawback.title).toContain('(936 more, held by open questions, will be taken back as they come back; 24 more had already been spent)');
+    expect(await balance(person.auth)).toMatchObject({ credits: 936, reserved: 936 });
+
+    for (const id of ids) expect((await t.inject({ method: 'POST', url: `/v2/questions/${id}/cancel`, headers: person.auth })).statusCode).toBe(200);
+    // Every credit that came back went to the refunded payment: nothing is left to spend.
+    expect(await balance(person.auth)).toMatchObject({ credits: 0, reserved: 0 });
+    const rows = await ledger(person.auth);
+    const owed = rows.filter((r: { kind: string; title: string }) => r.kind === 'clawback' && r.title.startsWith('Refunded payment'));
+    expect(owed).toHaveLength(8);
+    expect(owed.every((r: { ref: string }) => r.ref === checkout.id)).toBe(true);
+    expect(owed.reduce((sum: number, r: { amount: number }) => sum + r.amount, 0)).toBe(-936);
+    const refused = await t.inject({ method: 'POST', url: '/v2/questions', headers: { ...person.auth, 'idempotency-key': eventId() }, payload: { draft: choiceDraft() } });
+    expect(refused.statusCode).toBe(402);
+    // All the payment's credits but the 24 spent were taken back; the same refund again takes nothing more.
+    const taken = rows.filter((r: { kind: string; ref: string }) => r.kind === 'clawback' && r.ref === checkout.id).reduce((sum: number, r: { amount: number }) => sum + r.amount, 0);
+    expect(taken).toBe(-976);
+    expect(await fire('refund', checkout)).toBe('unchanged');
+    expect((await ledger(person.auth)).length).toBe(rows.length);
+    await expectReconciled(t);
+  });
+
+  it('a dispute won after held credits came back gives back all that was taken, and forgets what is still owed', async () => {
+    const { person, checkout, ids } = await paidAndAsked();
+    await fire('dispute', checkout);
+    expect(await balance(person.auth)).toMatchObject({ credits: 960, reserved: 960 });
+    // Half the questions are cancelled while the dispute is open: their 480 credits go to it.
+    for (const id of ids.slice(0, 4)) await t.inject({ method: 'POST', url: `/v2/questions/${id}/cancel`, headers: person.auth });
+    expect(await balance(person.auth)).toMatchObject({ credits: 480, reserved: 480 });
+    await fire('dispute_won', checkout);
+    // 40 + 480 taken come back; the 480 still held are no longer owed.
+    expect(await balance(person.auth)).toMatchObject({ credits: 1000, reserved: 480 });
+    for (const id of ids.slice(4)) await t.inject({ method: 'POST', url: `/v2/questions/${id}/cancel`, headers: person.auth });
+    expect(await balance(person.auth)).toMatchObject({ credits: 1000, reserved: 0 });
+    expect(await t.db.selectFrom('checkouts').select(['clawed_back', 'clawback_shortfall']).where('id', '=', checkout.id).executeTakeFirstOrThrow()).toEqual({ clawed_back: 0, clawback_shortfall: 0 });
     await expectReconciled(t);
   });
 

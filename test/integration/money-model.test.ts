@@ -43,6 +43,8 @@ interface MQ {
   n: number;
   answered: number;
   perAnswer: number;
+  /** What an answer of its draft costs (the day's free private question's perAnswer is 0): what heads added to it cost. */
+  listPrice: number;
   tier: number;
   reserved: number;
   spent: number;
@@ -429,6 +431,7 @@ async function runAsk(m: Model, r: Real, keyIndex: number, idemKey: string, body
     scheduledFor,
     n,
     perAnswer,
+    listPrice: pricePerAnswer(body.draft),
     tier: body.draft.tier ?? 1,
     reserved: perAnswer * n,
     closesAt: (scheduledFor ?? m.now) + OPEN_MS,
@@ -454,6 +457,7 @@ async function runAsk(m: Model, r: Real, keyIndex: number, idemKey: string, body
         status: 'draft',
         n: f.n ?? 20,
         perAnswer: per,
+        listPrice: per,
         tier: f.tier ?? 2,
         reserved: per * (f.n ?? 20),
         closesAt: null,
@@ -682,7 +686,9 @@ class AddHeadsCmd implements Cmd {
     const body = { n: this.extra, ...(this.dryRun ? { dryRun: true } : {}) };
     // Adding heads reserves extra × creditsPerAnswer (docs/lifecycle.md), so the question may take
     // exactly `extra` more answers: the new target is what was answered plus extra.
-    const quote = { n: this.extra, creditsPerAnswer: q.perAnswer, creditsTotal: this.extra * q.perAnswer, newTarget: q.answered + this.extra };
+    // The day's free private question adds heads at its draft's price (docs/asking.md "Adding heads").
+    const per = q.perAnswer > 0 || !q.private ? q.perAnswer : q.listPrice;
+    const quote = { n: this.extra, creditsPerAnswer: per, creditsTotal: this.extra * per, newTarget: q.answered + this.extra };
 
     // ----- model: a stored request replays (or conflicts) first, even when the question is live again by now.
     let expected: Expect | { kind: 'quote' };
@@ -694,7 +700,7 @@ class AddHeadsCmd implements Cmd {
     else {
       expected = { kind: 'fresh' };
       // The `ask` row of added heads names the question whose lots paid: the parent for a follow-up.
-      const reserved = reserveModel(m, key, this.extra * q.perAnswer, q.parentId ?? q.id);
+      const reserved = reserveModel(m, key, this.extra * per, q.parentId ?? q.id);
       if ('taken' in reserved) {
         recordUses(m, q.parentId ?? q.id, reserved.taken);
         recordCharge(m, q.parentId ?? q.id, reserved.charge);
@@ -723,6 +729,7 @@ class AddHeadsCmd implements Cmd {
         expect(sent.quote).toMatchObject(quote);
         expect(sent.creditsReserved).toBe(quote.creditsTotal);
         q.n = q.answered + this.extra;
+        q.perAnswer = per;
         q.reserved += quote.creditsTotal;
         q.status = 'live';
         q.closesAt = m.now + OPEN_MS;

@@ -20,6 +20,7 @@ import * as m0020 from './0020-variant-group-index.ts';
 import * as m0021 from './0021-settlement.ts';
 import * as m0022 from './0022-change-notifications.ts';
 import * as m0023 from './0023-new-questions-unannounced.ts';
+import * as m0024 from './0024-clawback-owed.ts';
 
 /** Every migration, in the order it is applied. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0021-settlement': m0021,
   '0022-change-notifications': m0022,
   '0023-new-questions-unannounced': m0023,
+  '0024-clawback-owed': m0024,
 };

@@ -62,27 +62,38 @@ export function createPaymentEventsService(deps: { db: Db; repo: CheckoutsReposi
     const at = clock.now();
     const target = owed(row, refunded, disputedOf(disputes));
     const accounted = row.clawed_back + row.clawback_shortfall;
-    let clawedBack = row.clawed_back;
-    let shortfall = row.clawback_shortfall;
+    // Held credits taken since as they came back (credits.holds.ts) moved from the shortfall to
+    // what was taken: the ledger's rows of this checkout say how much.
+    const since = Math.max(0, (await purchases.takenFor(row.account_id, row.id, tx)) - row.clawed_back);
+    let clawedBack = row.clawed_back + since;
+    let shortfall = row.clawback_shortfall - since;
     if (target > accounted) {
       const want = target - accounted;
-      const taken = await purchases.clawBack(
+      const { taken } = await purchases.clawBack(
         {
           accountId: row.account_id,
           checkoutId: row.id,
           credits: want,
           uniqueRef: `clawback:${provider.name}:${event.id}`,
           at,
-          title: (n) => `${why}: ${n.toLocaleString('en-GB')} credits of the ${row.pack} pack taken back${n < want ? ` (${(want - n).toLocaleString('en-GB')} more had already been spent)` : ''}`,
+          title: (n, held, spent) => {
+            const more = [
+              held > 0 ? `${held.toLocaleString('en-GB')} more, held by open questions, will be taken back as they come back` : null,
+              spent > 0 ? `${spent.toLocaleString('en-GB')} more had already been spent` : null,
+            ].filter(Boolean);
+            return `${why}: ${n.toLocaleString('en-GB')} credits of the ${row.pack} pack taken back${more.length ? ` (${more.join('; ')})` : ''}`;
+          },
         },
         tx,
       );
       clawedBack += taken;
       shortfall += want - taken;
     } else if (target < accounted) {
-      // A dispute won: first forget what could not be taken, then give back what was.
+      // A dispute won: first forget what could not be taken (what is still owed out of held
+      // credits, then what was spent), then give back what was taken.
       let back = accounted - target;
       const forgiven = Math.min(back, shortfall);
+      await purchases.forgetOwed({ accountId: row.account_id, checkoutId: row.id, upTo: forgiven }, tx);
       shortfall -= forgiven;
       back -= forgiven;
       if (back > 0) {

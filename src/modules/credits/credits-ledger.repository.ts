@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { LedgerEntriesTable } from '../../db/schema.ts';
@@ -52,6 +53,21 @@ export function createCreditsLedgerRepository(db: Db) {
     async settlePending(uniqueRef: string, state: 'available' | 'reversed', tx: Db): Promise<LedgerEntryRow | null> {
       const row = await tx.updateTable('ledger_entries').set({ state }).where('unique_ref', '=', uniqueRef).where('state', '=', 'pending').returningAll().executeTakeFirst();
       return row ?? null;
+    },
+
+    /**
+     * What a checkout's clawbacks have taken, net: its `clawback` rows (at a refund or dispute, and
+     * later as held credits came back) less its `restore:` rows (disputes won).
+     */
+    async clawedBackNet(accountId: string, checkoutId: string, tx: Db): Promise<number> {
+      const row = await tx
+        .selectFrom('ledger_entries')
+        .select(sql<number>`coalesce(-sum(amount), 0)::bigint`.as('net'))
+        .where('account_id', '=', accountId)
+        .where('ref', '=', checkoutId)
+        .where((eb) => eb.or([eb('kind', '=', 'clawback'), eb('unique_ref', 'like', 'restore:%')]))
+        .executeTakeFirstOrThrow();
+      return Number(row.net);
     },
 
     async entryByRef(uniqueRef: string, tx: Db): Promise<LedgerEntryRow | undefined> {

@@ -142,13 +142,28 @@ export function createCreditHolds(repo: CreditsRepository, alerts: CreditAlerts,
       await repo.releaseReserved(input.accountId, input.amount, input.at, tx);
       await repo.returnCapCharges(input.lotQuestionId, utcDay(input.at), input.amount, tx);
       let left = input.amount;
+      // Credits of a lot whose payment was refunded or disputed while questions held them go to
+      // that payment as they come back (credits.purchases.ts `clawBack`), not to the balance.
+      let owedTaken = 0;
+      let owedRef: string | null = null;
       for (const use of await repo.lockUnreturnedUses(input.lotQuestionId, tx)) {
         if (left === 0) break;
         const give = Math.min(left, use.open);
-        await repo.returnToLot(input.lotQuestionId, use.lotId, give, tx);
+        const taken = Math.min(give, use.owed);
+        await repo.returnToLot(input.lotQuestionId, use.lotId, give, taken, tx);
+        if (taken > 0) owedRef ??= use.owedRef;
+        owedTaken += taken;
         left -= give;
       }
       if (left > 0) throw new Error(`refund of ${input.questionId} exceeds what its ask took from lots`);
+      if (owedTaken > 0) {
+        const n = owedTaken.toLocaleString('en-GB');
+        await repo.insertEntry(
+          { accountId: input.accountId, kind: 'clawback', state: 'paid', amount: -owedTaken, title: `Refunded payment: ${n} credits that question ${input.questionId} held, taken back as they came back`, ref: owedRef, uniqueRef: `clawback:owed:${input.uniqueRef}`, at: input.at },
+          tx,
+        );
+        if (!(await repo.addAvailable(input.accountId, -owedTaken, input.at, tx))) throw new Error(`taking back ${owedTaken} owed credits from ${input.accountId} would go below zero`);
+      }
       afterCommit(tx, () => counters.refunded(input.amount));
       return true;
     },

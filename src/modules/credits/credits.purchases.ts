@@ -70,34 +70,63 @@ export function createPurchaseLedger(repo: CreditsRepository) {
 
     /**
      * Takes up to `credits` back after a refund or a dispute: the purchase's own credits first,
-     * then any other spendable ones (soonest-expiring first). Credits already spent cannot come
-     * back: `taken` may be less than asked, and the caller records the shortfall. One `clawback`
-     * row (state `paid`, unique per provider event) when anything is taken.
+     * then any other spendable ones (soonest-expiring first), in one `clawback` row (state `paid`,
+     * unique per provider event) when anything is taken. What questions hold is not spendable and
+     * cannot be taken now, but it is not lost either: up to what is held (and not owed already),
+     * it is marked owed to this checkout on the lots it came from, the purchase's own first, and
+     * taken as it comes back (credits.holds.ts `refund`, one `clawback` row each), so a refund
+     * after asking cannot keep the credits. Credits answers already spent cannot come back:
+     * `taken + owed` may be less than asked, and the caller records the difference.
      */
-    async clawBack(input: { accountId: string; checkoutId: string; credits: number; title: (taken: number) => string; uniqueRef: string; at: Date }, tx: Db): Promise<number> {
+    async clawBack(input: { accountId: string; checkoutId: string; credits: number; title: (taken: number, owed: number, spent: number) => string; uniqueRef: string; at: Date }, tx: Db): Promise<{ taken: number; owed: number }> {
       await repo.ensureBalance(input.accountId, tx);
       await repo.lockBalance(input.accountId, tx);
       const own = (await repo.entryByRef(purchaseRef(input.checkoutId), tx))?.id;
-      const lots = (await repo.lockOpenLots(input.accountId, tx)).filter((lot) => lot.expires_at === null || lot.expires_at > input.at);
-      const ordered = [...lots.filter((lot) => lot.entry_id === own), ...lots.filter((lot) => lot.entry_id !== own)];
+      const ownFirst = <T extends { entryId: string }>(lots: T[]) => [...lots.filter((lot) => lot.entryId === own), ...lots.filter((lot) => lot.entryId !== own)];
+      const lots = (await repo.lockOpenLots(input.accountId, tx)).filter((lot) => lot.expires_at === null || lot.expires_at > input.at).map((lot) => ({ ...lot, entryId: lot.entry_id }));
       const uses: LotUse[] = [];
       let left = input.credits;
-      for (const lot of ordered) {
+      for (const lot of ownFirst(lots)) {
         if (left === 0) break;
         const take = Math.min(left, lot.remaining);
         uses.push({ lotId: lot.id, amount: take });
         left -= take;
       }
       const taken = input.credits - left;
-      if (taken === 0) return 0;
+      let owed = 0;
+      if (left > 0) {
+        const balance = await repo.balance(input.accountId, input.at, tx);
+        let owable = Math.min(left, balance.reserved);
+        for (const lot of ownFirst(await repo.lockHeldLots(input.accountId, tx))) {
+          if (owable === 0) break;
+          const owe = Math.min(owable, lot.held - lot.owed);
+          if (owe <= 0) continue;
+          await repo.addOwed(lot.id, owe, input.checkoutId, tx);
+          owable -= owe;
+          owed += owe;
+        }
+      }
+      if (taken === 0) return { taken, owed };
       const entry = await repo.insertEntry(
-        { accountId: input.accountId, kind: 'clawback', state: 'paid', amount: -taken, title: input.title(taken), ref: input.checkoutId, uniqueRef: input.uniqueRef, at: input.at },
+        { accountId: input.accountId, kind: 'clawback', state: 'paid', amount: -taken, title: input.title(taken, owed, input.credits - taken - owed), ref: input.checkoutId, uniqueRef: input.uniqueRef, at: input.at },
         tx,
       );
-      if (!entry) return 0;
+      if (!entry) throw new Error(`clawback ${input.uniqueRef} was already posted`);
       if (!(await repo.addAvailable(input.accountId, -taken, input.at, tx))) throw new Error(`clawback of ${taken} from ${input.accountId} would go below zero`);
       await repo.takeFromLots(uses, tx);
-      return taken;
+      return { taken, owed };
+    },
+
+    /** A dispute won: forgets up to `upTo` of what the checkout is still owed out of held credits; returns how much. */
+    async forgetOwed(input: { accountId: string; checkoutId: string; upTo: number }, tx: Db): Promise<number> {
+      if (input.upTo <= 0) return 0;
+      await repo.lockBalance(input.accountId, tx);
+      return repo.forgetOwed(input.accountId, input.checkoutId, input.upTo, tx);
+    },
+
+    /** Credits the checkout's clawback rows have taken, less what was given back: at the refund or dispute, and since, as held credits came back. */
+    async takenFor(accountId: string, checkoutId: string, tx: Db): Promise<number> {
+      return repo.clawedBackNet(accountId, checkoutId, tx);
     },
 
     /** Gives back credits a clawback took (a dispute won): an `adjustment` row and a lot valid until `expiresAt`. */
