@@ -18,6 +18,8 @@ export interface PendingAuthorization {
   redirectUri: string | null;
   /** The app asked for offline_access (refresh tokens beyond the sign-in session). */
   offlineAccess: boolean;
+  /** The app asked for openid (an ID token naming the person by an opaque id); generic OpenID clients always do. */
+  openid: boolean;
 }
 
 /** What the person chose (docs/agents.md "Consent"). */
@@ -66,6 +68,7 @@ export function createOauthInteractions(deps: { provider: LazyProvider; connecti
         resources: resources.length ? resources : [urls.mcp],
         redirectUri: typeof interaction.params.redirect_uri === 'string' ? interaction.params.redirect_uri : null,
         offlineAccess: asked.includes('offline_access'),
+        openid: asked.includes('openid'),
       };
     },
 
@@ -89,6 +92,8 @@ export function createOauthInteractions(deps: { provider: LazyProvider; connecti
         if (refused.length) grant.rejectResourceScope(resource, refused.join(' '));
       }
       if (pending.offlineAccess) grant.addOIDCScope('offline_access');
+      // Granted with the rest, or the provider would ask for consent again and again (no box for it).
+      if (pending.openid) grant.addOIDCScope('openid');
       const grantId = await grant.save();
       await connections.create({
         personId: approval.personId,

@@ -217,8 +217,17 @@ async function buildProvider(deps: OauthProviderDeps, urls: OauthUrls): Promise<
   // Behind a TLS-terminating proxy the service trusts (TRUSTED_PROXIES), as Fastify does.
   provider.proxy = config.trustedProxies !== false;
   // A client that asks for no scope is asked for all of them; the person picks on the consent page.
+  // The provider finds where it is mounted (/oauth) by finding the request's url in its
+  // originalUrl, so the original gets the same new query; otherwise the address the consent page
+  // sends the browser back to (the interaction's resume URL) would lose the /oauth prefix.
   provider.use(async (ctx, next) => {
-    if (ctx.path === '/authorize' && ctx.method === 'GET' && !ctx.query.scope) ctx.query = { ...ctx.query, scope: SCOPES.join(' ') };
+    if (ctx.path === '/authorize' && ctx.method === 'GET' && !ctx.query.scope) {
+      const req = ctx.req as typeof ctx.req & { originalUrl?: string };
+      const before = ctx.url;
+      const at = req.originalUrl?.indexOf(before) ?? -1;
+      ctx.query = { ...ctx.query, scope: SCOPES.join(' ') };
+      if (req.originalUrl !== undefined && at >= 0) req.originalUrl = req.originalUrl.slice(0, at) + ctx.url;
+    }
     await next();
   });
   // The device page opened with its code (verification_uri_complete) is the provider's own

@@ -7,6 +7,7 @@ import { createListeningApp, csrfIn, HttpBrowser, signInThere, type Page } from 
 import { newEmail, signIn } from '../helpers/people.ts';
 import { choiceDraft, grant, NO_RATE_LIMITS, seedHeads } from '../helpers/questions.ts';
 import { isServerRun } from '../helpers/test-database.ts';
+import { SCOPES } from '../../src/lib/actor.ts';
 
 /**
  * The authorization server as an agent and a person meet it (issue 11 points 1-3, RELIABILITY R4),
@@ -231,6 +232,34 @@ describe('authorization code with PKCE, through the portal (R4.3)', () => {
     const again = await token({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT, client_id: c.client_id });
     expect(again).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     expect((await api('/v2/questions', right.body.access_token)).status).toBe(401);
+  });
+
+  it('an app that asks for no scope is offered all of them and gets its code (it was sent to a 404 after consent)', async () => {
+    const client = await register();
+    const { verifier, challenge } = pkce();
+    const browser = new HttpBrowser(t.baseUrl);
+    const query = new URLSearchParams(authorizeUrl(client.client_id, challenge).split('?')[1]);
+    query.delete('scope');
+    const consent = await signInThere(t, browser, await browser.open(`/oauth/authorize?${query}`), newEmail());
+    expect([...consent.body.matchAll(/name="scopes" value="([^"]+)"/g)].map((m) => m[1])).toEqual([...SCOPES]);
+    const back = await answer(browser, consent, { decision: 'allow', account: /<option value="([^"]+)" selected/.exec(consent.body)![1], scopes: ['questions:read', 'account:read'], cap: '500', autoApprove: '0' });
+    expect(`${back.origin}${back.pathname}`).toBe(REDIRECT);
+    const issued = await token({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, code_verifier: verifier, redirect_uri: REDIRECT, client_id: client.client_id });
+    expect(issued.status, JSON.stringify(issued.body)).toBe(200);
+    expect(issued.body.scope.split(' ').sort()).toEqual(['account:read', 'questions:read']);
+  });
+
+  it('an OpenID client that asks for openid gets its code and an ID token (the consent page asked again and again)', async () => {
+    const client = await register();
+    const { verifier, challenge } = pkce();
+    const browser = new HttpBrowser(t.baseUrl);
+    const consent = await signInThere(t, browser, await browser.open(authorizeUrl(client.client_id, challenge, { scope: 'openid questions:read' })), newEmail());
+    const back = await answer(browser, consent, { decision: 'allow', account: /<option value="([^"]+)" selected/.exec(consent.body)![1], scopes: ['questions:read'], cap: '500', autoApprove: '0' });
+    expect(`${back.origin}${back.pathname}`).toBe(REDIRECT);
+    const issued = await token({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, code_verifier: verifier, redirect_uri: REDIRECT, client_id: client.client_id });
+    expect(issued.status, JSON.stringify(issued.body)).toBe(200);
+    expect(issued.body.id_token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(issued.body.access_token).toBeTruthy();
   });
 
   it('saying no sends the app access_denied and connects nothing', async () => {
