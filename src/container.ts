@@ -25,6 +25,8 @@ import { createQuestionsRepository } from './modules/questions/questions.reposit
 import { createIdempotencyRepository } from './modules/questions/idempotency.repository.ts';
 import { createLifecycleService } from './modules/questions/lifecycle.service.ts';
 import { createAskService } from './modules/questions/ask.service.ts';
+import { createShownPricesService } from './modules/questions/shown-prices.service.ts';
+import { createShownPricesRepository } from './modules/questions/shown-prices.repository.ts';
 import { createQuestionsService } from './modules/questions/questions.service.ts';
 import { createAddHeadsService } from './modules/questions/add-heads.service.ts';
 import { createAnswerRecordingService } from './modules/answers/answer-recording.service.ts';
@@ -168,6 +170,7 @@ export function createContainer(config: Config, database: Database, clock: Clock
     wentLive: async (q: { id: string; closesAt: Date | null }) => timers.at(JOB_EXPIRE, { id: q.id }, q.closesAt),
   };
   const lifecycle = createLifecycleService({ db, clock, questions: questionsRepo, holds, effects, publicBaseUrl: config.publicBaseUrl });
+  const shownPrices = createShownPricesService({ repo: createShownPricesRepository(db), clock });
   const asks = createAskService({
     db,
     clock,
@@ -293,7 +296,7 @@ export function createContainer(config: Config, database: Database, clock: Clock
     assets, oauthStore, connections, oauthProvider, oauthUrls, oauth,
     insights, answerTranslations, heads,
     config, clock, database, db, accounts, pool, estimates, catalogues, credits, drafts, projects,
-    notifier, timers, holds, lifecycle, asks, questions, addHeads, answers, results, resultAnswers, waits, links,
+    notifier, timers, holds, lifecycle, asks, shownPrices, questions, addHeads, answers, results, resultAnswers, waits, links,
     moderation, sharing, heatmaps, exportFiles, mailer, support, webhooks, webhookDelivery, webhookDeliveriesRepo,
     uploads, audiences, audienceAdmin, metrics,
   };

@@ -314,6 +314,14 @@ export interface IdempotencyKeysTable {
   expires_at: Timestamp;
 }
 
+/** A price an MCP spending tool showed, which `confirm: true` may then reserve (migration 0025). */
+export interface ShownPricesTable {
+  account_id: string;
+  price_key: string;
+  credits: number;
+  shown_at: Timestamp;
+}
+
 /** A portal form's nonce, claimed by its first post so a reload acts no second time (migration 0017). */
 export interface FormNoncesTable {
   account_id: string;
@@ -590,6 +598,7 @@ export interface DB {
   answers: AnswersTable;
   lot_uses: LotUsesTable;
   idempotency_keys: IdempotencyKeysTable;
+  shown_prices: ShownPricesTable;
   form_nonces: FormNoncesTable;
   outbox_events: OutboxEventsTable;
   webhook_endpoints: WebhookEndpointsTable;

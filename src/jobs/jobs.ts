@@ -13,7 +13,7 @@ import { uploadsJobs } from '../modules/uploads/uploads.jobs.ts';
 /** Every job of the service, each declared beside its feature (`<feature>.jobs.ts`). */
 export function jobDefinitions(container: Container): JobDefinition[] {
   return [
-    ...questionsJobs({ lifecycle: container.lifecycle, asks: container.asks }),
+    ...questionsJobs({ lifecycle: container.lifecycle, asks: container.asks, shownPrices: container.shownPrices }),
     ...creditsJobs(container.credits),
     ...insightsJobs(container.insights),
     ...answersJobs(container.answerTranslations),

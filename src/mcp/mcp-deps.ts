@@ -1,6 +1,7 @@
 import type { Clock } from '../lib/clock.ts';
 import type { Actor } from '../lib/actor.ts';
 import type { AskService } from '../modules/questions/ask.service.ts';
+import type { ShownPricesService } from '../modules/questions/shown-prices.service.ts';
 import type { AddHeadsService } from '../modules/questions/add-heads.service.ts';
 import type { LifecycleService } from '../modules/questions/lifecycle.service.ts';
 import type { QuestionsService } from '../modules/questions/questions.service.ts';
@@ -18,6 +19,7 @@ import type { CataloguesService } from '../modules/catalogues/catalogues.service
  */
 export interface McpDeps {
   asks: Pick<AskService, 'ask' | 'quote' | 'keyStoredAt'>;
+  shownPrices: Pick<ShownPricesService, 'remember' | 'shown'>;
   estimates: EstimateService;
   questions: Pick<QuestionsService, 'list' | 'get'>;
   lifecycle: Pick<LifecycleService, 'cancel'>;

@@ -27,7 +27,7 @@ export interface CallKey {
 }
 
 /** The credential a derived key belongs to: the key, or the OAuth connection (also in keyId), or the portal session. */
-function credentialOf(actor: Actor): string {
+export function credentialOf(actor: Actor): string {
   return actor.keyId ?? (actor.session ? `ses:${actor.session.id}` : `acc:${actor.accountId}`);
 }
 
@@ -54,4 +54,13 @@ export function replayNote(call: CallKey): string {
   return call.derived
     ? `Replayed: the same call with the same arguments was made less than ${DERIVED_KEY_WINDOW_MS / 60_000} minutes ago, so this returns its result and nothing new was reserved.`
     : 'Replayed: this idempotencyKey was used before with the same arguments, so this returns that result and nothing new was reserved.';
+}
+
+/**
+ * The key a spending call's shown price is kept under (modules/questions/shown-prices.service.ts):
+ * the credential, the tool and its arguments (without `confirm` and `idempotencyKey`), so a
+ * confirm counts only for the very call that was priced.
+ */
+export function priceKey(ctx: ToolContext, tool: string, args: Record<string, unknown>): string {
+  return `price:${credentialOf(ctx.actor)}:${requestHash({ tool, args }).slice(0, 40)}`;
 }

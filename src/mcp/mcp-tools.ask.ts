@@ -9,7 +9,7 @@ import type { AskQuote } from '../modules/questions/ask.service.ts';
 import type { Balance } from '../modules/credits/credits.schemas.ts';
 import type { ToolContext } from './mcp-deps.ts';
 import { guard, toolError } from './mcp-errors.ts';
-import { callKey, replayNote } from './mcp-idempotency.ts';
+import { callKey, priceKey, replayNote } from './mcp-idempotency.ts';
 import { balanceFor, capText, moneyJson, moneyLine, reply } from './mcp-results.ts';
 import { given, restCheck, zodFields, zodOf } from './mcp-schemas.ts';
 
@@ -62,6 +62,22 @@ export function affordable(total: number, balance: Balance | null, what: string)
 /** Within what the person let this agent spend without asking (lib/actor.ts GrantActor). */
 export const autoApproved = (ctx: ToolContext, total: number) => total <= (ctx.actor.grant?.autoApproveCredits ?? 0);
 
+/**
+ * Whether a spending call reserves now: within the person's auto-approve amount, or `confirm:
+ * true` after this very call showed its price (at no less than now) in the last ten minutes.
+ * Otherwise the call shows the price, which is remembered for the confirm.
+ */
+export async function mayReserve(ctx: ToolContext, key: string, total: number, confirm: boolean | undefined): Promise<boolean> {
+  if (autoApproved(ctx, total)) return true;
+  return confirm === true && (await ctx.deps.shownPrices.shown(ctx.actor, key, total));
+}
+
+/** The first line of a price shown instead of reserving: why a `confirm: true` did not reserve, when it was sent. */
+export async function showPrice(ctx: ToolContext, key: string, total: number, confirm: boolean | undefined): Promise<string> {
+  await ctx.deps.shownPrices.remember(ctx.actor, key, total);
+  return confirm === true ? 'Nothing was reserved: confirm: true counts only after this same call has shown its price (in the last 10 minutes, at no less than now), and it had not.\n' : '';
+}
+
 /** Says why credits were reserved without a confirming call, so the agent can tell its person. */
 export function withoutConfirmation(ctx: ToolContext, confirm: boolean | undefined, replayed: boolean, reserved: number): string | null {
   if (confirm === true || replayed || reserved === 0) return null;
@@ -101,7 +117,7 @@ export function registerAskTools(server: McpServer, ctx: ToolContext): void {
     title: 'Ask verified people a question',
     description:
       'Asks heads (verified people) a short question and reserves its full price; each answer spends its share and what is not answered comes back. ' +
-      'The first call only returns the exact price and asks for confirmation (nothing is spent): call again with the same arguments and confirm: true. ' +
+      'The first call only returns the exact price and asks for confirmation (nothing is spent, even with confirm: true): call again with the same arguments and confirm: true. ' +
       'Only a price within what the person let this app spend without asking goes ahead on the first call. ' +
       'A retry of the same call within 10 minutes (or with the same idempotencyKey) returns the same question and never pays twice. Then call wait_for_result.',
     inputSchema: ASK_INPUT,
@@ -114,12 +130,14 @@ export function registerAskTools(server: McpServer, ctx: ToolContext): void {
     const call = await callKey(ctx, 'ask', body.value, idempotencyKey);
     // A replay spends nothing, so it needs no confirmation (and no second quote).
     const quote = call.stored ? null : await ctx.deps.asks.quote(ctx.actor, body.value);
-    if (quote && confirm !== true && !autoApproved(ctx, quote.creditsTotal)) {
+    const key = priceKey(ctx, 'ask', body.value);
+    if (quote && !(await mayReserve(ctx, key, quote.creditsTotal, confirm))) {
       const balance = await balanceFor(ctx);
       const refusal = affordable(quote.creditsTotal, balance, 'This ask');
       if (refusal) return toolError(refusal, ctx, 'ask');
       const money = balance ? ` (${capText(balance)}, balance ${balance.credits - balance.reserved} credits available)` : '';
       const text =
+        (await showPrice(ctx, key, quote.creditsTotal, confirm)) +
         `This will reserve ${quote.creditsTotal} credits${money}: ${priceWords(quote)}, about ${quote.etaMinutes} minutes to answer. Nothing has been spent yet.\n` +
         'Call ask again with the same arguments and confirm: true.';
       return reply(text, { confirmationRequired: true, quote: { ...quote }, balance: moneyJson(balance) });

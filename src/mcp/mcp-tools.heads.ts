@@ -1,12 +1,12 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ToolContext } from './mcp-deps.ts';
 import { guard, toolError } from './mcp-errors.ts';
-import { callKey, replayNote } from './mcp-idempotency.ts';
+import { callKey, priceKey, replayNote } from './mcp-idempotency.ts';
 import { balanceFor, capText, moneyJson, moneyLine, reply } from './mcp-results.ts';
 import { validationError } from '../lib/errors.ts';
 import { AddHeadsBodySchema } from '../modules/questions/questions.schemas.ts';
 import { QuestionIdArg, restCheck, zodOf } from './mcp-schemas.ts';
-import { affordable, autoApproved, SpendingArgs, SpendOut, withoutConfirmation } from './mcp-tools.ask.ts';
+import { affordable, mayReserve, showPrice, SpendingArgs, SpendOut, withoutConfirmation } from './mcp-tools.ask.ts';
 
 /**
  * add_heads: more answers for a question that closed complete or underfilled (POST
@@ -21,7 +21,7 @@ export function registerHeadsTools(server: McpServer, ctx: ToolContext): void {
     title: 'Add heads to a closed question',
     description:
       'Reopens a complete or underfilled question for n more answers at its price per answer; heads who answered already are left out and new answers merge with the old. ' +
-      'The first call returns the price and asks for confirmation (nothing is spent): call again with the same arguments and confirm: true. Only a price within what the person let this app spend without asking goes ahead on the first call. A retry never pays twice.',
+      'The first call returns the price and asks for confirmation (nothing is spent, even with confirm: true): call again with the same arguments and confirm: true. Only a price within what the person let this app spend without asking goes ahead on the first call. A retry never pays twice.',
     inputSchema: HEADS_INPUT,
     outputSchema: SpendOut,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -33,12 +33,14 @@ export function registerHeadsTools(server: McpServer, ctx: ToolContext): void {
     const call = await callKey(ctx, 'add_heads', { questionId, n }, idempotencyKey);
     // The dry run checks the question can take more heads and prices them; a replay needs neither.
     const quote = call.stored ? null : (await deps.addHeads.addHeads(actor, questionId, { n, dryRun: true }, undefined)).body.quote;
-    if (quote && confirm !== true && !autoApproved(ctx, quote.creditsTotal)) {
+    const key = priceKey(ctx, 'add_heads', { questionId, n });
+    if (quote && !(await mayReserve(ctx, key, quote.creditsTotal, confirm))) {
       const balance = await balanceFor(ctx);
       const refusal = affordable(quote.creditsTotal, balance, 'Adding these heads');
       if (refusal) return toolError(refusal, ctx, 'add_heads');
       const money = balance ? ` (${capText(balance)}, balance ${balance.credits - balance.reserved} credits available)` : '';
       const text =
+        (await showPrice(ctx, key, quote.creditsTotal, confirm)) +
         `This will reserve ${quote.creditsTotal} credits${money}: ${quote.line}, about ${quote.etaMinutes} minutes to answer. Nothing has been spent yet.\n` +
         'Call add_heads again with the same arguments and confirm: true.';
       return reply(text, { confirmationRequired: true, quote: { ...quote }, balance: moneyJson(balance) });

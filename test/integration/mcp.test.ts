@@ -38,6 +38,13 @@ async function tool(client: Client, name: string, args: Json = {}, options: { on
   return { ...result, text };
 }
 
+/** A spending call as the safety rules want it: priced first, then confirmed (docs/agents.md "Safety rules"). */
+async function confirmed(client: Client, name: string, args: Json): Promise<Tool & { text: string }> {
+  const priced = await tool(client, name, args);
+  expect(priced.structuredContent, priced.text).toMatchObject({ confirmationRequired: true });
+  return tool(client, name, { ...args, confirm: true });
+}
+
 const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
 const MCP_ACCEPT = { accept: 'application/json, text/event-stream' };
 
@@ -174,7 +181,7 @@ describe('pricing and asking', () => {
     expect(stranger.text).toContain('draft.interestAudienceId');
 
     const saved = (await t.inject({ method: 'POST', url: '/v1/drafts', headers: own.auth, payload: draft })).json();
-    const asked = await tool(client, 'ask', { fromDraftId: saved.id, draft: { type: 'single_choice', text: draft.text }, confirm: true });
+    const asked = await confirmed(client, 'ask', { fromDraftId: saved.id, draft: { type: 'single_choice', text: draft.text } });
     expect(asked.isError, asked.text).toBeFalsy();
     expect(asked.structuredContent!.question).toMatchObject({ source: 'mcp', creditsPerAnswer: 30, minGrade: 1, interestAudienceId: expect.stringMatching(/^aud_/) });
   });
@@ -200,11 +207,36 @@ describe('pricing and asking', () => {
     expect(asked.text).toContain('wait_for_result');
   });
 
+  it('confirm: true on a first call shows the price and reserves nothing; the confirm after it reserves', async () => {
+    const own = await fundedKey(t, 10_000);
+    const client = await connect(own.secret);
+    const draft = choiceDraft({ text: 'Which mascot suits a savings app for children?' });
+    const eager = await tool(client, 'ask', { draft, confirm: true });
+    expect(eager.structuredContent).toMatchObject({ confirmationRequired: true, quote: { creditsTotal: 120 } });
+    expect(eager.text).toContain('Nothing was reserved: confirm: true counts only after this same call has shown its price');
+    expect((await balanceOf(t, own)).reserved).toBe(0);
+    // Other arguments were not priced: their confirm shows their own price.
+    const other = await tool(client, 'ask', { draft: { ...draft, n: 20 }, confirm: true });
+    expect(other.structuredContent).toMatchObject({ confirmationRequired: true, quote: { creditsTotal: 240 } });
+    const asked = await tool(client, 'ask', { draft, confirm: true });
+    expect(asked.structuredContent).toMatchObject({ confirmationRequired: false, creditsReserved: 120 });
+    expect((await balanceOf(t, own)).reserved).toBe(120);
+    // A shown price can be confirmed for ten minutes.
+    t.clock.advance(10 * 60_000 + 1_000);
+    expect((await tool(client, 'ask', { draft: { ...draft, n: 20 }, confirm: true })).structuredContent).toMatchObject({ confirmationRequired: true });
+    // The hourly reap deletes prices shown over an hour ago.
+    const shown = () => t.db.selectFrom('shown_prices').select('price_key').where('account_id', '=', own.accountId).execute();
+    expect((await shown()).length).toBeGreaterThan(0);
+    t.clock.advance(60 * 60_000 + 1_000);
+    expect(await t.container.shownPrices.reap()).toBeGreaterThan(0);
+    expect(await shown()).toEqual([]);
+  });
+
   it('a retried ask (same arguments, no key) returns the same question and charges once', async () => {
     const own = await fundedKey(t, 10_000);
     const client = await connect(own.secret);
     const draft = choiceDraft({ text: 'Which colour should the logo be?' });
-    const first = await tool(client, 'ask', { draft, confirm: true });
+    const first = await confirmed(client, 'ask', { draft });
     const again = await tool(client, 'ask', { draft, confirm: true });
     // Even without confirm: a replay spends nothing, so it asks nothing.
     const third = await tool(client, 'ask', { draft });
@@ -224,7 +256,7 @@ describe('pricing and asking', () => {
     // One second before a 10-minute boundary: the retry two seconds later is in the next bucket.
     const boundary = Math.ceil(t.clock.now().getTime() / 600_000) * 600_000 + 600_000;
     t.clock.set(new Date(boundary - 1_000));
-    const first = await tool(client, 'ask', { draft, confirm: true });
+    const first = await confirmed(client, 'ask', { draft });
     t.clock.advance(2_000);
     expect((await tool(client, 'ask', { draft, confirm: true })).structuredContent).toMatchObject({ replayed: true, question: { id: first.structuredContent!.question.id } });
     t.clock.set(new Date(boundary - 1_000 + 600_001));
@@ -239,7 +271,7 @@ describe('pricing and asking', () => {
     const own = await fundedKey(t, 10_000);
     const client = await connect(own.secret);
     const draft = choiceDraft({ text: 'Which headline makes you want to read on?' });
-    const first = await tool(client, 'ask', { draft, confirm: true, idempotencyKey: 'launch-42' });
+    const first = await confirmed(client, 'ask', { draft, idempotencyKey: 'launch-42' });
     const again = await tool(client, 'ask', { draft, idempotencyKey: 'launch-42' });
     expect(again.structuredContent).toMatchObject({ replayed: true, question: { id: first.structuredContent!.question.id } });
     expect(again.text).toContain('this idempotencyKey was used before');
@@ -297,7 +329,7 @@ describe('waiting, results and what follows', () => {
   let id: string;
 
   it('wait_for_result reports progress as answers arrive and returns a partial result with how to go on', async () => {
-    id = (await tool(agent, 'ask', { draft: choiceDraft({ text: 'Which app name would you trust with money?' }), confirm: true })).structuredContent!.question.id;
+    id = (await confirmed(agent, 'ask', { draft: choiceDraft({ text: 'Which app name would you trust with money?' }) })).structuredContent!.question.id;
     await answerAll(t, id, heads.slice(0, 3), (i) => ({ option: i % 2 }));
     const progress: Progress[] = [];
     let returned = false;
@@ -350,7 +382,7 @@ describe('waiting, results and what follows', () => {
   });
 
   it('lists and gets questions', async () => {
-    const newer = (await tool(agent, 'ask', { draft: choiceDraft({ text: 'Which of these two names is easier to say?' }), confirm: true })).structuredContent!.question;
+    const newer = (await confirmed(agent, 'ask', { draft: choiceDraft({ text: 'Which of these two names is easier to say?' }) })).structuredContent!.question;
     const list = await tool(agent, 'list_questions', { limit: 1 });
     expect(list.structuredContent!.questions.map((q: Json) => q.id)).toEqual([newer.id]);
     expect(list.text).toContain(`1 question, newest first:\n- ${newer.id} "Which of these two names is easier to say?": live, 0 of 10 answers`);
@@ -384,7 +416,7 @@ describe('waiting, results and what follows', () => {
   });
 
   it('cancel_question shows the refund', async () => {
-    const q = (await tool(agent, 'ask', { draft: choiceDraft({ text: 'Which logo feels friendlier to you?' }), confirm: true })).structuredContent!.question;
+    const q = (await confirmed(agent, 'ask', { draft: choiceDraft({ text: 'Which logo feels friendlier to you?' }) })).structuredContent!.question;
     await answerAll(t, q.id, heads.slice(0, 2));
     const cancelled = await tool(agent, 'cancel_question', { questionId: q.id });
     expect(cancelled.structuredContent).toMatchObject({ refundCredits: 96, question: { status: 'cancelled' } });
@@ -458,7 +490,7 @@ describe('an agent with an OAuth grant', () => {
 // Last: releasing the waits is what a stopping server does, and it stays released.
 describe('a stopping server', () => {
   it('answers a parked wait_for_result at once with the result so far and done false', async () => {
-    const q = (await tool(agent, 'ask', { draft: choiceDraft({ text: 'Which onboarding screen is clearer to you?' }), confirm: true })).structuredContent!.question;
+    const q = (await confirmed(agent, 'ask', { draft: choiceDraft({ text: 'Which onboarding screen is clearer to you?' }) })).structuredContent!.question;
     const started = performance.now();
     const waiting = tool(agent, 'wait_for_result', { questionId: q.id, timeoutSeconds: 30 });
     const deadline = Date.now() + 10_000;

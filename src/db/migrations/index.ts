@@ -21,6 +21,7 @@ import * as m0021 from './0021-settlement.ts';
 import * as m0022 from './0022-change-notifications.ts';
 import * as m0023 from './0023-new-questions-unannounced.ts';
 import * as m0024 from './0024-clawback-owed.ts';
+import * as m0025 from './0025-shown-prices.ts';
 
 /** Every migration, in the order it is applied. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0022-change-notifications': m0022,
   '0023-new-questions-unannounced': m0023,
   '0024-clawback-owed': m0024,
+  '0025-shown-prices': m0025,
 };
