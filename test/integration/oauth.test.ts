@@ -234,32 +234,32 @@ describe('authorization code with PKCE, through the portal (R4.3)', () => {
     expect((await api('/v2/questions', right.body.access_token)).status).toBe(401);
   });
 
-  it('an app that asks for no scope is offered all of them and gets its code (it was sent to a 404 after consent)', async () => {
-    const client = await register();
-    const { verifier, challenge } = pkce();
+  it('an app that asks for no scope is offered all four; one that asks for openid gets an ID token; both get their code', async () => {
+    // (No scope sent the browser to a 404 after consent; openid made the consent page ask again forever.)
     const browser = new HttpBrowser(t.baseUrl);
-    const query = new URLSearchParams(authorizeUrl(client.client_id, challenge).split('?')[1]);
-    query.delete('scope');
-    const consent = await signInThere(t, browser, await browser.open(`/oauth/authorize?${query}`), newEmail());
-    expect([...consent.body.matchAll(/name="scopes" value="([^"]+)"/g)].map((m) => m[1])).toEqual([...SCOPES]);
-    const back = await answer(browser, consent, { decision: 'allow', account: /<option value="([^"]+)" selected/.exec(consent.body)![1], scopes: ['questions:read', 'account:read'], cap: '500', autoApprove: '0' });
-    expect(`${back.origin}${back.pathname}`).toBe(REDIRECT);
-    const issued = await token({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, code_verifier: verifier, redirect_uri: REDIRECT, client_id: client.client_id });
-    expect(issued.status, JSON.stringify(issued.body)).toBe(200);
-    expect(issued.body.scope.split(' ').sort()).toEqual(['account:read', 'questions:read']);
-  });
-
-  it('an OpenID client that asks for openid gets its code and an ID token (the consent page asked again and again)', async () => {
-    const client = await register();
-    const { verifier, challenge } = pkce();
-    const browser = new HttpBrowser(t.baseUrl);
-    const consent = await signInThere(t, browser, await browser.open(authorizeUrl(client.client_id, challenge, { scope: 'openid questions:read' })), newEmail());
-    const back = await answer(browser, consent, { decision: 'allow', account: /<option value="([^"]+)" selected/.exec(consent.body)![1], scopes: ['questions:read'], cap: '500', autoApprove: '0' });
-    expect(`${back.origin}${back.pathname}`).toBe(REDIRECT);
-    const issued = await token({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, code_verifier: verifier, redirect_uri: REDIRECT, client_id: client.client_id });
-    expect(issued.status, JSON.stringify(issued.body)).toBe(200);
-    expect(issued.body.id_token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
-    expect(issued.body.access_token).toBeTruthy();
+    const consentFor = async (clientId: string, challenge: string, scope: string | null, first: boolean) => {
+      const query = new URLSearchParams(authorizeUrl(clientId, challenge).split('?')[1]);
+      if (scope === null) query.delete('scope');
+      else query.set('scope', scope);
+      const page = await browser.open(`/oauth/authorize?${query}`);
+      return first ? signInThere(t, browser, page, newEmail()) : page;
+    };
+    const codeFor = async (scope: string | null, first: boolean, check: (consent: Page) => void) => {
+      const client = await register();
+      const { verifier, challenge } = pkce();
+      const consent = await consentFor(client.client_id, challenge, scope, first);
+      check(consent);
+      const back = await answer(browser, consent, { decision: 'allow', account: /<option value="([^"]+)" selected/.exec(consent.body)![1], scopes: ['questions:read', 'account:read'], cap: '500', autoApprove: '0' });
+      expect(`${back.origin}${back.pathname}`).toBe(REDIRECT);
+      const issued = await token({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, code_verifier: verifier, redirect_uri: REDIRECT, client_id: client.client_id });
+      expect(issued.status, JSON.stringify(issued.body)).toBe(200);
+      return issued.body;
+    };
+    const none = await codeFor(null, true, (consent) => expect([...consent.body.matchAll(/name="scopes" value="([^"]+)"/g)].map((m) => m[1])).toEqual([...SCOPES]));
+    expect(none.scope.split(' ').sort()).toEqual(['account:read', 'questions:read']);
+    const openid = await codeFor('openid questions:read account:read', false, (consent) => expect(consent.status).toBe(200));
+    expect(openid.id_token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(openid.access_token).toBeTruthy();
   });
 
   it('saying no sends the app access_denied and connects nothing', async () => {
