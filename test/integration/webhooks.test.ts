@@ -169,15 +169,27 @@ describe('delivery to a real receiver', () => {
     expect(deliveries[0].responseTimeMs).toBeGreaterThanOrEqual(0);
   });
 
-  it('sends only the events an endpoint subscribed to, and nothing to a turned-off endpoint', async () => {
+  it('sends only the events an endpoint subscribed to, and nothing to a turned-off endpoint, whose log keeps what it missed to redeliver', async () => {
     const s = await setup(['question.completed']);
     await ask(t, s.key, choiceDraft());
     await deliver();
     expect(s.receiver.received).toEqual([]);
+    expect(await deliveriesOf(s)).toEqual([]);
     await t.inject({ method: 'PATCH', url: `/v1/webhooks/endpoints/${s.endpointId}`, headers: s.person.auth, payload: { events: ['question.reserved'], enabled: false } });
-    await ask(t, s.key, choiceDraft());
+    const missed = await ask(t, s.key, choiceDraft());
     await deliver();
     expect(s.receiver.received).toEqual([]);
+    // Missed while off: in the log as failed, never attempted, and redelivered once it is back on.
+    const [delivery] = await deliveriesOf(s);
+    expect(delivery).toMatchObject({ type: 'question.reserved', status: 'failed', attempts: 0, lastError: 'The endpoint was turned off.', completedAt: expect.any(String) });
+    const redeliver = () => t.inject({ method: 'POST', url: `/v1/webhooks/endpoints/${s.endpointId}/deliveries/${delivery.eventId}/redeliver`, headers: s.person.auth });
+    expect((await redeliver()).statusCode).toBe(409);
+    await t.inject({ method: 'PATCH', url: `/v1/webhooks/endpoints/${s.endpointId}`, headers: s.person.auth, payload: { enabled: true } });
+    expect((await redeliver()).statusCode).toBe(202);
+    await deliver();
+    expect(s.receiver.received).toHaveLength(1);
+    expect(JSON.stringify(s.receiver.received[0].verified?.data)).toContain(missed.id);
+    expect((await deliveriesOf(s))[0]).toMatchObject({ status: 'succeeded', attempts: 1 });
   });
 
   it('retries through 500s, resets and timeouts with the same webhook-id, then succeeds', async () => {

@@ -1,3 +1,4 @@
+import { TURNED_OFF } from './events.repository.ts';
 import type { Db } from '../../db/database.ts';
 import { afterCommit, inTransaction } from '../../db/transaction.ts';
 import { NO_COUNTERS, type ServiceCounters } from '../../lib/service-counters.ts';
@@ -139,7 +140,7 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
         ? 'The receiver answered 410 Gone: it asked for no more deliveries.'
         : `Every delivery failed for ${Math.round(failingFor / 3_600_000)} hours (last: ${describe(outcome)}).`;
       const off = await endpoints.update(endpoint.id, { enabled: false, disabled_reason: reason, updated_at: at }, tx);
-      await repo.failPending(endpoint.id, 'The endpoint was turned off.', at, tx);
+      await repo.failPending(endpoint.id, TURNED_OFF, at, tx);
       return off;
     });
     if (disabled) {

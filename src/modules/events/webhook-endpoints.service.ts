@@ -1,3 +1,4 @@
+import { TURNED_OFF } from './events.repository.ts';
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { requireRole, sessionOf, type Actor } from '../../lib/actor.ts';
@@ -174,7 +175,7 @@ export function createWebhookEndpointsService(deps: WebhookEndpointsDeps) {
         if (!current) throw notFound('No such webhook endpoint.');
         const turningOn = input.enabled === true && !current.enabled;
         const turningOff = input.enabled === false && current.enabled;
-        if (turningOff) await deliveries.failPending(id, 'The endpoint was turned off.', at, tx);
+        if (turningOff) await deliveries.failPending(id, TURNED_OFF, at, tx);
         return endpoints.update(
           id,
           {
