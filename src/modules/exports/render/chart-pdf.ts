@@ -8,7 +8,7 @@ import { paint, registerFonts } from './pdf-painter.ts';
 import type { ChartInput } from './render.types.ts';
 import { COLORS, shiftShapes, type Shape } from './shapes.ts';
 import { cleanText, measure } from './text-measure.ts';
-import { fill, isSimulated, wordsFor, type Wording } from './words.ts';
+import { fill, simulatedShare, wordsFor, type Wording } from './words.ts';
 
 /**
  * The result as one A4 page for a meeting (spec Exports: export.pdf): the question, the chart
@@ -138,7 +138,8 @@ function pageShapes(input: ChartInput, f: Wording): Shape[] {
     y += drawn.height + (drawn.height ? gap : 0);
   };
   add(header(MARGIN, y, WIDTH, 22, 12, input, f), 14);
-  if (isSimulated(result)) add(simulatedBand(MARGIN, y, WIDTH, 10.5, f), 10);
+  const simulated = simulatedShare(result);
+  if (simulated) add(simulatedBand(MARGIN, y, WIDTH, 10.5, f, simulated), 10);
   add(questionBlock(question.text, MARGIN, y, WIDTH, [[20, 3], [17, 4], [15, 5]], 0), 4);
   if (question.context) add(textBlock(question.context, MARGIN, y, WIDTH, { size: TEXT, weight: 'regular', fill: COLORS.muted, maxLines: 2 }), 2);
   add(textBlock(fill(f.w.received, { n: f.int(result.nAccepted), total: f.int(result.nRequested) }), MARGIN, y, WIDTH, { size: TEXT, weight: 'regular', fill: COLORS.muted, maxLines: 1 }), 14);

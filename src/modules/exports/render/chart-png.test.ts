@@ -154,6 +154,10 @@ describe('chart PNG', { timeout: 60_000 }, () => {
       expect(colourBox(decode(renderChartPng(FIXTURES.single_choice, size)), COLORS.danger).count, size).toBe(0);
     }
     expect(wordsOf(chartSvg({ ...FIXTURES.hindi, result: { ...FIXTURES.hindi.result, verificationLine: FIXTURES.simulated.result.verificationLine } }))).toContain('सिम्युलेटेड जवाब, असली लोग नहीं');
+    // Some simulated, some people through the link: the band says some, not all.
+    const mixed = { ...FIXTURES.simulated, result: { ...FIXTURES.simulated.result, verificationLine: 'Answered by 6 simulated heads (development mode, not real people) and 6 people through the answer link (not verified).' } };
+    expect(wordsOf(chartSvg(mixed))).toContain('Some answers simulated, not real people');
+    expect(wordsOf(chartSvg(mixed))).not.toContain('Simulated answers, not real people');
   });
 
   it('draws each type the way the results page shows it', () => {

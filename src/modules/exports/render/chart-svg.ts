@@ -3,7 +3,7 @@ import { textBlock, type Drawn } from './chart-rows.ts';
 import { header, questionBlock, simulatedBand } from './chrome.ts';
 import { DEFAULT_EXPORT_SIZE, EXPORT_SIZES, type ChartInput, type ExportSize } from './render.types.ts';
 import { COLORS, shiftShapes, toSvg, type Shape } from './shapes.ts';
-import { fill, isSimulated, wordsFor, type Wording } from './words.ts';
+import { fill, simulatedShare, wordsFor, type Wording } from './words.ts';
 
 /**
  * The result as an image to post or put on a slide (spec Exports: export.png, sizes square, wide
@@ -47,7 +47,8 @@ function topBlock(input: ChartInput, x: number, y: number, w: number, s: Sizes, 
     at += drawn.height + (drawn.height ? gap : 0);
   };
   add(header(x, at, w, s.mark, s.meta, input, f), s.mark * 0.65);
-  if (isSimulated(result)) add(simulatedBand(x, at, w, s.meta * 0.85, f), s.meta * 0.8);
+  const simulated = simulatedShare(result);
+  if (simulated) add(simulatedBand(x, at, w, s.meta * 0.85, f, simulated), s.meta * 0.8);
   add(questionBlock(question.text, x, at, w, s.question, level), s.meta * 0.45);
   if (question.context && level === 0) add(textBlock(question.context, x, at, w, { size: s.meta, weight: 'regular', fill: COLORS.muted, maxLines: s.contextLines }), s.meta * 0.3);
   add(textBlock(fill(f.w.received, { n: f.int(result.nAccepted), total: f.int(result.nRequested) }), x, at, w, { size: s.meta, weight: 'regular', fill: COLORS.muted, maxLines: 1 }), 0);

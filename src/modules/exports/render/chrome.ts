@@ -26,9 +26,9 @@ export function header(x: number, y: number, w: number, mark: number, meta: numb
   return { shapes, height: mark };
 }
 
-/** A red band saying the answers are simulated: such an image must never pass for real people's answers. */
-export function simulatedBand(x: number, y: number, w: number, size: number, f: Wording): Drawn {
-  const text = textBlock(f.w.simulated, x + size * 0.9, y + size * 0.55, w - size * 1.8, { size, weight: 'bold', fill: COLORS.danger, maxLines: 2 });
+/** A red band saying the answers (all, or some) are simulated: such an image must never pass for real people's answers. */
+export function simulatedBand(x: number, y: number, w: number, size: number, f: Wording, share: 'all' | 'some'): Drawn {
+  const text = textBlock(share === 'all' ? f.w.simulated : f.w.someSimulated, x + size * 0.9, y + size * 0.55, w - size * 1.8, { size, weight: 'bold', fill: COLORS.danger, maxLines: 2 });
   const h = text.height + size * 1.1;
   return { shapes: [{ kind: 'rect', x, y, w, h, r: size * 0.5, fill: COLORS.dangerSoft }, { kind: 'rect', x, y, w: size * 0.3, h, fill: COLORS.danger }, ...text.shapes], height: h };
 }

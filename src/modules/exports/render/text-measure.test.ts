@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { QUESTION_LANGUAGES } from '../../draft/question-types.ts';
 import { scriptRuns } from './glyphs.ts';
 import { cleanText, ELLIPSIS, fitLine, measure, scriptOf, wrapText } from './text-measure.ts';
-import { exportLanguage, isSimulated, wordsFor } from './words.ts';
+import { exportLanguage, simulatedShare, wordsFor } from './words.ts';
 
 const style = { size: 20, weight: 'regular' as const };
 
@@ -66,8 +66,9 @@ describe('the export words', () => {
     expect(wordsFor('en').more(4993)).toBe('and 4,993 more answers');
   });
 
-  it('knows simulated heads from the verification line', () => {
-    expect(isSimulated({ verificationLine: 'Answered by simulated heads (development mode), not real people.' })).toBe(true);
-    expect(isSimulated({ verificationLine: 'Answered by 200 verified heads of tier 2 or above.' })).toBe(false);
+  it('knows from the verification line whether all, some or none of the answers are simulated', () => {
+    expect(simulatedShare({ verificationLine: 'Answered by simulated heads (development mode), not real people.' })).toBe('all');
+    expect(simulatedShare({ verificationLine: 'Answered by 6 simulated heads (development mode, not real people) and 6 people through the answer link (not verified).' })).toBe('some');
+    expect(simulatedShare({ verificationLine: 'Answered by 200 verified heads of tier 2 or above.' })).toBeNull();
   });
 });

@@ -40,6 +40,8 @@ export interface Words {
   moreMany: string;
   interval: string;
   simulated: string;
+  /** The band when only some answers are simulated (people answered through the link too). */
+  someSimulated: string;
 }
 
 export const en: Words = {
@@ -80,5 +82,6 @@ export const en: Words = {
   moreMany: 'and {n} more answers',
   interval: 'Thin lines: the 95% range',
   simulated: 'Simulated answers, not real people',
+  someSimulated: 'Some answers simulated, not real people',
 };
 

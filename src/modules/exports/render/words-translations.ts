@@ -39,6 +39,7 @@ export const es: Words = {
   moreMany: 'y {n} respuestas más',
   interval: 'Líneas finas: el margen del 95 %',
   simulated: 'Respuestas simuladas, no de personas reales',
+  someSimulated: 'Algunas respuestas simuladas, no de personas reales',
 };
 
 export const pt: Words = {
@@ -79,6 +80,7 @@ export const pt: Words = {
   moreMany: 'e mais {n} respostas',
   interval: 'Linhas finas: a margem de 95%',
   simulated: 'Respostas simuladas, não de pessoas reais',
+  someSimulated: 'Algumas respostas simuladas, não de pessoas reais',
 };
 
 export const hi: Words = {
@@ -119,6 +121,7 @@ export const hi: Words = {
   moreMany: 'और {n} जवाब',
   interval: 'पतली रेखाएँ: 95% दायरा',
   simulated: 'सिम्युलेटेड जवाब, असली लोग नहीं',
+  someSimulated: 'कुछ जवाब सिम्युलेटेड, असली लोगों के नहीं',
 };
 
 export const fr: Words = {
@@ -159,6 +162,7 @@ export const fr: Words = {
   moreMany: 'et {n} autres réponses',
   interval: 'Traits fins : la marge à 95 %',
   simulated: 'Réponses simulées, pas de vraies personnes',
+  someSimulated: 'Certaines réponses simulées, pas de vraies personnes',
 };
 
 export const de: Words = {
@@ -199,6 +203,7 @@ export const de: Words = {
   moreMany: 'und {n} weitere Antworten',
   interval: 'Dünne Linien: der 95-%-Bereich',
   simulated: 'Simulierte Antworten, keine echten Menschen',
+  someSimulated: 'Einige Antworten simuliert, nicht von echten Menschen',
 };
 
 export const id: Words = {
@@ -239,6 +244,7 @@ export const id: Words = {
   moreMany: 'dan {n} jawaban lagi',
   interval: 'Garis tipis: rentang 95%',
   simulated: 'Jawaban simulasi, bukan orang sungguhan',
+  someSimulated: 'Sebagian jawaban simulasi, bukan orang sungguhan',
 };
 
 export const tl: Words = {
@@ -279,5 +285,6 @@ export const tl: Words = {
   moreMany: 'at {n} pang sagot',
   interval: 'Manipis na guhit: ang 95% na saklaw',
   simulated: 'Mga simulated na sagot, hindi totoong tao',
+  someSimulated: 'May mga simulated na sagot, hindi totoong tao',
 };
 

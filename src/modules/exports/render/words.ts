@@ -45,6 +45,10 @@ export type Wording = ReturnType<typeof wordsFor>;
 /*
  * Answers from simulated heads (development mode) must never pass for real people in an image
  * that leaves the product; the result says so only in its verification line (results'
- * result-builder.ts), so that line is what is read.
+ * result-builder.ts), so that line is what is read: "Answered by simulated heads …" when all
+ * are, "Answered by 6 simulated heads … and 6 people through the answer link …" when some are.
  */
-export const isSimulated = (result: Pick<Result, 'verificationLine'>): boolean => /\bsimulated\b/i.test(result.verificationLine);
+export function simulatedShare(result: Pick<Result, 'verificationLine'>): 'all' | 'some' | null {
+  if (!/\bsimulated\b/i.test(result.verificationLine)) return null;
+  return /^Answered by simulated heads\b/.test(result.verificationLine) ? 'all' : 'some';
+}
