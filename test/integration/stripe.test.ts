@@ -252,6 +252,7 @@ describe('signatures', () => {
       ['one byte changed', await deliver(event, { body: tampered })],
       ['no Stripe-Signature header', await deliver(event, { unsigned: true })],
       ['signed 5 minutes and 1 second ago', await deliver(event, { timestamp: nowSeconds() - 301 })],
+      ['signed an hour ahead of our clock', await deliver(event, { timestamp: nowSeconds() + 3600 })],
     ];
     for (const [why, reply] of refusals) {
       expect(reply.status, `${why}: ${reply.body}`).toBe(400);
@@ -271,6 +272,22 @@ describe('signatures', () => {
     expect(JSON.parse(slow.body).outcome).toBe('applied');
     expect(await balance(person.auth)).toMatchObject({ credits: 5000 });
     expect(await movements(person.auth)).toEqual([['purchase', 'available', 5000]]);
+  });
+
+  it('a payment of another amount or currency than its checkout credits nothing: 409, and the checkout stays open', async () => {
+    const person = await gbpPerson();
+    const checkout = await startCheckout(person, { pack: 'standard', currency: 'GBP', method: 'card' });
+    const { session } = stripe.payCheckoutSession(stripe.sessionFor(checkout.id).id);
+    for (const wrong of [{ amount_total: 1 }, { currency: 'usd' }]) {
+      const reply = await deliver(stripe.event('checkout.session.completed', { ...session, ...wrong }));
+      expect(reply.status, reply.body).toBe(409);
+      expect(JSON.parse(reply.body).error).toMatchObject({ code: 'conflict', details: { reason: 'amount_mismatch' } });
+    }
+    expect(await checkoutOf(person, checkout.id)).toMatchObject({ status: 'open' });
+    expect(await balance(person.auth)).toMatchObject({ credits: 0 });
+    // The real payment still applies.
+    expect(await accepted(stripe.event('checkout.session.completed', session))).toBe('applied');
+    expect(await balance(person.auth)).toMatchObject({ credits: 5000 });
   });
 
   it('a captured delivery sent again after 5 minutes is refused, even for an event never applied', async () => {

@@ -44,6 +44,13 @@ export function createPaymentEventsService(deps: { db: Db; repo: CheckoutsReposi
 
   async function paid(row: CheckoutRow, event: PaymentEvent & { kind: 'paid' }, tx: Db): Promise<EventOutcome> {
     if (row.status === 'paid') return 'unchanged';
+    // Checkouts are priced here and sent with fixed line items, so a payment of another amount or
+    // currency is not this checkout's: nothing is credited, and the provider is told (it retries,
+    // and its dashboard shows the failures for an operator to look at).
+    const received = event.received;
+    if (received && (received.amount < row.amount || received.currency.toUpperCase() !== row.currency)) {
+      throw new AppError('conflict', `Checkout ${row.id} costs ${formatMoney(row.amount, row.currency)}; the payment reported is ${received.amount} ${received.currency.toUpperCase()} (minor units). Nothing was credited.`, { reason: 'amount_mismatch' });
+    }
     const at = clock.now();
     const entry = await purchases.makeAvailable(
       { accountId: row.account_id, checkoutId: row.id, credits: row.credits, title: purchaseTitle(row), by: null, at, expiresAt: validUntil(row, at) },

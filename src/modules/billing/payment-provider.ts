@@ -45,7 +45,8 @@ export interface CheckoutLocator {
  * for the refunds and disputes that come later.
  */
 export type PaymentEvent = { id: string; type: string } & (
-  | { kind: 'paid'; checkout: CheckoutLocator; paymentRef: string | null }
+  /** `received`: what the provider says was paid (minor units, ISO currency), when it says; checked against the checkout before crediting. */
+  | { kind: 'paid'; checkout: CheckoutLocator; paymentRef: string | null; received?: { amount: number; currency: string } }
   | { kind: 'awaiting_funds'; checkout: CheckoutLocator; paymentRef: string | null }
   | { kind: 'failed'; checkout: CheckoutLocator; expired: boolean }
   /** `refunded` is the payment's total refunded so far (minor units), not this refund alone: events may come in any order. */

@@ -125,7 +125,8 @@ export function createStripeProvider(config: StripeConfig, clock: Clock): Paymen
         if (event.type === 'checkout.session.expired') return { ...base, kind: 'failed', checkout, expired: true };
         if (event.type === 'checkout.session.async_payment_failed') return { ...base, kind: 'failed', checkout, expired: false };
         if (event.type === 'checkout.session.completed' && session.payment_status === 'unpaid') return { ...base, kind: 'awaiting_funds', checkout, paymentRef };
-        return { ...base, kind: 'paid', checkout, paymentRef };
+        const received = session.amount_total !== null && session.currency ? { amount: session.amount_total, currency: session.currency } : undefined;
+        return { ...base, kind: 'paid', checkout, paymentRef, received };
       }
       case 'payment_intent.succeeded':
       case 'payment_intent.canceled':
@@ -134,7 +135,7 @@ export function createStripeProvider(config: StripeConfig, clock: Clock): Paymen
         const checkoutId = intent.metadata?.checkout_id;
         if (!checkoutId) return { ...base, kind: 'ignored' };
         const checkout = { checkoutId, providerRef: null };
-        if (event.type === 'payment_intent.succeeded') return { ...base, kind: 'paid', checkout, paymentRef: intent.id };
+        if (event.type === 'payment_intent.succeeded') return { ...base, kind: 'paid', checkout, paymentRef: intent.id, received: { amount: intent.amount_received, currency: intent.currency } };
         // A declined card on a Checkout page can be tried again there: only a bank transfer's end is final.
         if (!intent.payment_method_types?.includes('customer_balance')) return { ...base, kind: 'ignored' };
         return { ...base, kind: 'failed', checkout, expired: false };
@@ -187,6 +188,12 @@ export function createStripeProvider(config: StripeConfig, clock: Clock): Paymen
         event = stripe.webhooks.constructEvent(rawBody, signature ?? '', config.webhookSecret, SIGNATURE_TOLERANCE_SECONDS, undefined, clock.now().getTime());
       } catch (error) {
         throw new ProviderEventError(`The Stripe-Signature does not verify: ${(error as Error).message.split('\n')[0]}`, { cause: error });
+      }
+      // The SDK checks only that the signature is not too old; one dated ahead of our clock by
+      // more than the tolerance is refused too (docs/payments.md: the tolerance is both ways).
+      const signedAt = Number(/(?:^|,)\s*t=(\d+)/.exec(signature ?? '')?.[1]);
+      if (signedAt * 1000 > clock.now().getTime() + SIGNATURE_TOLERANCE_SECONDS * 1000) {
+        throw new ProviderEventError(`The Stripe-Signature is dated more than ${SIGNATURE_TOLERANCE_SECONDS} seconds ahead of this server's clock.`);
       }
       return toPaymentEvent(event);
     },
