@@ -215,6 +215,23 @@ describe('delivery to a real receiver', () => {
     expect((await endpointOf(s)).lastSuccessAt).not.toBeNull();
   });
 
+  it('the pause before a retry counts from the end of the attempt: one that took long gets its full pause', async () => {
+    const s = await setup(['question.reserved']);
+    // The attempt takes 60 s of the service's clock (the receiver moves it on while it answers).
+    s.receiver.behave = (_d, i) => {
+      if (i === 0) t.clock.advance(60_000);
+      return i === 0 ? 500 : 200;
+    };
+    await ask(t, s.key, choiceDraft());
+    const started = t.clock.now().getTime();
+    await deliver();
+    const [delivery] = await deliveriesOf(s);
+    expect(delivery).toMatchObject({ status: 'pending', attempts: 1, lastStatus: 500 });
+    const wait = new Date(delivery.nextAttemptAt).getTime() - started;
+    expect(wait).toBeGreaterThanOrEqual(60_000 + RETRY_DELAYS_MS[0] * 0.9);
+    expect(wait).toBeLessThanOrEqual(60_000 + RETRY_DELAYS_MS[0] * 1.1 + 1);
+  });
+
   it('a receiver down for a while gets every event once it is back, and none is lost', async () => {
     const s = await setup(['question.reserved']);
     await s.receiver.stop();

@@ -98,7 +98,7 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
     if (!target) return; // the endpoint was deleted meanwhile
     const at = clock.now();
     if (!target.enabled) {
-      await inTransaction(deps.db, (tx) => repo.failPending(target.endpoint_id, 'The endpoint is turned off.', at, tx));
+      await inTransaction(deps.db, (tx) => repo.failPending(target.endpoint_id, TURNED_OFF, at, tx));
       return;
     }
     // jsonb gives the same key order on every read, so every attempt sends the same bytes.
@@ -121,7 +121,8 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
       ? { status: 'succeeded' as const, nextAttemptAt: null, error: null }
       : delay === null
         ? { status: 'failed' as const, nextAttemptAt: null, error: outcome.error }
-        : { status: 'pending' as const, nextAttemptAt: new Date(at.getTime() + delay), error: outcome.error };
+        // Counted from the attempt's end: a receiver that timed out gets its full pause too.
+        : { status: 'pending' as const, nextAttemptAt: new Date(clock.now().getTime() + delay), error: outcome.error };
 
     const disabled = await inTransaction(deps.db, async (tx) => {
       const recorded = await repo.recordAttempt(
