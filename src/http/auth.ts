@@ -86,7 +86,8 @@ export function registerAuth(app: FastifyInstance, authenticate: Authenticate): 
     const { scope, portalOnly } = request.routeOptions.config;
     requireScope(request, scope);
     if (portalOnly && request.actor && !request.actor.session) {
-      throw new AppError('insufficient_scope', 'This endpoint needs a portal session (a person signed in); API keys cannot use it.', { credential: 'portal_session' });
+      const used = request.actor.grant ? 'an app connection\'s (OAuth) access token' : 'an API key';
+      throw new AppError('insufficient_scope', `This endpoint needs a portal session (a person signed in); ${used} cannot use it.`, { credential: 'portal_session' });
     }
   });
 }

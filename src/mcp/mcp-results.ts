@@ -68,3 +68,11 @@ export function moneyLine(balance: Balance | null): string {
 export function moneyJson(balance: Balance | null): Record<string, unknown> | null {
   return balance ? { available: balance.credits - balance.reserved, credits: balance.credits, reserved: balance.reserved, capRemaining: balance.capRemaining } : null;
 }
+
+/** "about 4 minutes", "about 3 hours", "about 7 days": a time to answer an agent can say as it is. */
+export function aboutTime(minutes: number): string {
+  const unit = (n: number, one: string) => `about ${n} ${one}${n === 1 ? '' : 's'}`;
+  if (minutes < 90) return unit(minutes, 'minute');
+  if (minutes < 48 * 60) return unit(Math.round(minutes / 60), 'hour');
+  return unit(Math.round(minutes / (24 * 60)), 'day');
+}

@@ -10,7 +10,7 @@ import type { Balance } from '../modules/credits/credits.schemas.ts';
 import type { ToolContext } from './mcp-deps.ts';
 import { guard, toolError } from './mcp-errors.ts';
 import { callKey, priceKey, replayNote } from './mcp-idempotency.ts';
-import { balanceFor, capText, moneyJson, moneyLine, reply } from './mcp-results.ts';
+import { aboutTime, balanceFor, capText, moneyJson, moneyLine, reply } from './mcp-results.ts';
 import { given, restCheck, zodFields, zodOf } from './mcp-schemas.ts';
 
 /**
@@ -21,6 +21,7 @@ import { given, restCheck, zodFields, zodOf } from './mcp-schemas.ts';
  * caught by the derived idempotency key (mcp-idempotency.ts).
  */
 const checkAsk = restCheck(AskBodySchema);
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 // The REST estimate's own check (estimate.routes.ts): JSON types only, so a draft that breaks a
 // rule is still priced and the rule comes back in `validation` (spec "Pricing and config").
 const checkEstimateShape = compileFor('body', EstimateBodyShape);
@@ -106,7 +107,7 @@ export function registerAskTools(server: McpServer, ctx: ToolContext): void {
     const estimate = await ctx.deps.estimates.estimate(args.draft as LooseDraft, ctx.actor.accountId);
     const problems = estimate.validation.map((item) => `- ${item.field}: ${item.message}`);
     const text = [
-      `Price: ${estimate.creditsTotal} credits (${estimate.breakdownLine}). About ${estimate.etaMinutes} minutes to answer${estimate.poolSize === null ? '' : `; ${estimate.poolSize} heads ${args.draft && typeof args.draft === 'object' && 'interestAudienceId' in args.draft ? 'of the audience can answer' : 'match the targeting'}`}.`,
+      `Price: ${estimate.creditsTotal} credits (${estimate.breakdownLine}). ${capitalized(aboutTime(estimate.etaMinutes))} to answer${estimate.poolSize === null ? '' : `; ${estimate.poolSize} heads ${args.draft && typeof args.draft === 'object' && 'interestAudienceId' in args.draft ? 'of the audience can answer' : 'match the targeting'}`}.`,
       problems.length ? `This draft cannot be asked yet:\n${problems.join('\n')}` : 'The draft can be asked as it is; ask reserves exactly this price.',
       'Nothing was spent.',
     ].join('\n');
@@ -138,7 +139,7 @@ export function registerAskTools(server: McpServer, ctx: ToolContext): void {
       const money = balance ? ` (${capText(balance)}, balance ${balance.credits - balance.reserved} credits available)` : '';
       const text =
         (await showPrice(ctx, key, quote.creditsTotal, confirm)) +
-        `This will reserve ${quote.creditsTotal} credits${money}: ${priceWords(quote)}, about ${quote.etaMinutes} minutes to answer. Nothing has been spent yet.\n` +
+        `This will reserve ${quote.creditsTotal} credits${money}: ${priceWords(quote)}, ${aboutTime(quote.etaMinutes)} to answer. Nothing has been spent yet.\n` +
         'Call ask again with the same arguments and confirm: true.';
       return reply(text, { confirmationRequired: true, quote: { ...quote }, balance: moneyJson(balance) });
     }
@@ -149,7 +150,7 @@ export function registerAskTools(server: McpServer, ctx: ToolContext): void {
     const reserved = result.replayed ? 0 : q.creditsReserved + (quote?.followUpCredits ?? 0);
     const balance = await balanceFor(ctx);
     const text = [
-      `Asked ${q.id}: "${q.text}". Status ${q.status}, ${q.answered} of ${q.n} answers so far, about ${q.etaMinutes} minutes to answer.`,
+      `Asked ${q.id}: "${q.text}". Status ${q.status}, ${q.answered} of ${q.n} answers so far, ${aboutTime(q.etaMinutes)} to answer.`,
       result.replayed ? replayNote(call) : `Reserved ${reserved} credits${quote ? ` (${priceWords(quote)})` : ''}; credits of answers not given come back when it closes.`,
       withoutConfirmation(ctx, confirm, result.replayed, reserved),
       moneyLine(balance),

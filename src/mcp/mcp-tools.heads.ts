@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ToolContext } from './mcp-deps.ts';
 import { guard, toolError } from './mcp-errors.ts';
 import { callKey, priceKey, replayNote } from './mcp-idempotency.ts';
-import { balanceFor, capText, moneyJson, moneyLine, reply } from './mcp-results.ts';
+import { aboutTime, balanceFor, capText, moneyJson, moneyLine, reply } from './mcp-results.ts';
 import { validationError } from '../lib/errors.ts';
 import { AddHeadsBodySchema } from '../modules/questions/questions.schemas.ts';
 import { QuestionIdArg, restCheck, zodOf } from './mcp-schemas.ts';
@@ -41,7 +41,7 @@ export function registerHeadsTools(server: McpServer, ctx: ToolContext): void {
       const money = balance ? ` (${capText(balance)}, balance ${balance.credits - balance.reserved} credits available)` : '';
       const text =
         (await showPrice(ctx, key, quote.creditsTotal, confirm)) +
-        `This will reserve ${quote.creditsTotal} credits${money}: ${quote.line}, about ${quote.etaMinutes} minutes to answer. Nothing has been spent yet.\n` +
+        `This will reserve ${quote.creditsTotal} credits${money}: ${quote.line}, ${aboutTime(quote.etaMinutes)} to answer. Nothing has been spent yet.\n` +
         'Call add_heads again with the same arguments and confirm: true.';
       return reply(text, { confirmationRequired: true, quote: { ...quote }, balance: moneyJson(balance) });
     }
@@ -51,7 +51,7 @@ export function registerHeadsTools(server: McpServer, ctx: ToolContext): void {
     const reserved = result.replayed ? 0 : (result.body.creditsReserved ?? 0);
     const balance = await balanceFor(ctx);
     const text = [
-      `Added ${n} heads to ${q.id}: it is ${q.status} again, ${q.answered} of ${q.n} answers.`,
+      `Added ${n} head${n === 1 ? '' : 's'} to ${q.id}: it is ${q.status} again, ${q.answered} of ${q.n} answers.`,
       result.replayed ? replayNote(call) : `Reserved ${reserved} credits: ${result.body.quote.line}. Credits of answers not given come back when it closes.`,
       withoutConfirmation(ctx, confirm, result.replayed, reserved),
       moneyLine(balance),

@@ -614,6 +614,16 @@ describe('then (follow-ups)', () => {
     expect(response.statusCode).toBe(400);
     expect(errorOf(response).details.validation).toEqual([expect.objectContaining({ field: 'then' })]);
   });
+
+  it('recipients is a whole number from 1 to 1,000,000 (400 otherwise, nothing reserved)', async () => {
+    const key = await funded(10_000);
+    for (const recipients of [0, 1e20, 1_000_001, 2.5]) {
+      const response = await askRaw(t, key, { draft: choiceDraft(), privateDeclaration: { recipients } });
+      expect(response.statusCode, String(recipients)).toBe(400);
+      expect(errorOf(response).details.validation[0].field, String(recipients)).toMatch(/privateDeclaration/);
+    }
+    expect((await balanceOf(t, key)).reserved).toBe(0);
+  });
 });
 
 describe('privateDeclaration', () => {

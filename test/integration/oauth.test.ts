@@ -520,7 +520,13 @@ describe('revocation', () => {
     expect(connection.lastUsedAt).toBeNull();
 
     const key = await t.makeKey();
-    expect((await t.inject({ url: '/v1/connections', headers: key.auth })).statusCode).toBe(403);
+    const byKey = await t.inject({ url: '/v1/connections', headers: key.auth });
+    expect(byKey.statusCode).toBe(403);
+    expect(byKey.json().error.message).toContain('an API key cannot use it');
+    // The refusal names the credential that was used.
+    const byApp = await api('/v1/connections', c.access);
+    expect(byApp.status).toBe(403);
+    expect((await byApp.json()).error.message).toContain("an app connection's (OAuth) access token cannot use it");
     const stranger = await signIn(t);
     expect((await t.inject({ method: 'DELETE', url: `/v1/connections/${connection.id}`, headers: stranger.auth })).statusCode).toBe(404);
     expect((await api('/v1/billing/balance', c.access)).status).toBe(200);

@@ -25,7 +25,7 @@ export const AskBodySchema = Closed({
   externalRef: Type.Optional(Type.String({ maxLength: 100, pattern: EXTERNAL_REF_PATTERN })),
   privateDeclaration: Type.Optional(
     Closed(
-      { recipients: Type.Integer({ minimum: 1, description: 'How many of your own people you will send the link to.' }) },
+      { recipients: Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'How many of your own people you will send the link to (1 to 1,000,000).' }) },
       { description: 'Declares a private question: answered only through its link by your own people, never by the panel.' },
     ),
   ),
