@@ -138,7 +138,7 @@ function parseTarget(raw: string, options: OutboundOptions): URL {
   } catch {
     throw new OutboundError('bad_url', 'The URL is not valid.');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new OutboundError('bad_url', 'The URL must start with https://.');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new OutboundError('bad_url', options.allowHttp ? 'The URL must start with https:// (or http://).' : 'The URL must start with https://.');
   if (url.username || url.password) throw new OutboundError('bad_url', 'The URL must not contain a user name or password.');
   if (url.protocol === 'http:' && !options.allowHttp) throw new OutboundError('https_required', `The URL for ${url.host} must use https.`);
   return url;

@@ -1,5 +1,5 @@
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ErrorCode, McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { AppError } from '../lib/errors.ts';
 import type { ToolContext } from './mcp-deps.ts';
 
@@ -13,17 +13,26 @@ import type { ToolContext } from './mcp-deps.ts';
 const RESOURCE_NOT_FOUND = -32002;
 const RECENT = 20;
 
+/**
+ * A JSON-RPC error with exactly `message`: the SDK sends an error's `message` and `code` as they
+ * are, and McpError's message already starts "MCP error -32002: ", which a client's McpError then
+ * prefixes again ("MCP error -32002: MCP error -32002: …").
+ */
+function rpcError(code: number, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
 async function read(ctx: ToolContext, uri: URL, load: () => Promise<unknown>): Promise<ReadResourceResult> {
   if (!ctx.actor.scopes.includes('questions:read')) {
-    throw new McpError(ErrorCode.InvalidRequest, 'This credential lacks the "questions:read" scope that reading questions and results needs.');
+    throw rpcError(ErrorCode.InvalidRequest, 'This credential lacks the "questions:read" scope that reading questions and results needs.');
   }
   try {
     return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(await load()) }] };
   } catch (error) {
-    if (error instanceof AppError && error.code === 'not_found') throw new McpError(RESOURCE_NOT_FOUND, `${error.message} (${uri.href})`);
-    if (error instanceof AppError && error.status < 500) throw new McpError(ErrorCode.InvalidParams, error.message);
+    if (error instanceof AppError && error.code === 'not_found') throw rpcError(RESOURCE_NOT_FOUND, `${error.message} (${uri.href})`);
+    if (error instanceof AppError && error.status < 500) throw rpcError(ErrorCode.InvalidParams, error.message);
     ctx.options.log.error({ err: error, uri: uri.href }, 'MCP resource read failed');
-    throw new McpError(ErrorCode.InternalError, 'Something went wrong on our side; it has been logged.');
+    throw rpcError(ErrorCode.InternalError, 'Something went wrong on our side; it has been logged.');
   }
 }
 

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../lib/errors.ts';
 import { OAUTH_PATH } from './oauth-urls.ts';
 import type { LazyProvider } from './oidc-provider-module.ts';
 
@@ -38,10 +37,16 @@ export function oauthRoutes(provider: LazyProvider, limits: { registrationsPerHo
     const registrations = app.createRateLimit(registrationLimit(limits.registrationsPerHour));
     app.post(`${OAUTH_PATH}/register`, {
       ...route,
-      preHandler: async (request) => {
+      preHandler: async (request, reply) => {
         const result = await registrations(request);
         if (!result.isAllowed && result.isExceeded) {
-          throw new AppError('rate_limited', `Too many client registrations from this address; retry after ${result.ttlInSeconds} s.`, undefined, { 'retry-after': String(result.ttlInSeconds) });
+          // In OAuth's error shape, as the provider's own answers at this address are (RFC 7591
+          // §3.2.2: `error` a string), so an OAuth library reads it; not the REST envelope.
+          return reply
+            .code(429)
+            .header('retry-after', String(result.ttlInSeconds))
+            .header('cache-control', 'no-store')
+            .send({ error: 'rate_limited', error_description: `Too many client registrations from this address; retry after ${result.ttlInSeconds} s.` });
         }
       },
     }, withinIssuer);

@@ -458,7 +458,11 @@ describe('waiting, results and what follows', () => {
     expect(JSON.parse(content.text).result).toMatchObject({ questionId: id, nRequested: 15 });
     const question = await agent.readResource({ uri: `headcount://questions/${id}` });
     expect(JSON.parse((question.contents[0] as { text: string }).text).question.id).toBe(id);
-    await expect(agent.readResource({ uri: 'headcount://questions/q_nothere/result' })).rejects.toThrow(/No such question/);
+    const missing = await agent.readResource({ uri: 'headcount://questions/q_nothere/result' }).then(() => null, (error: Error & { code?: number }) => error);
+    expect(missing).toMatchObject({ code: -32002 });
+    // The client adds "MCP error -32002: " once; the server's message carries no prefix of its own.
+    expect(missing!.message).toMatch(/^MCP error -32002: No such question/);
+    expect(missing!.message.match(/MCP error/g)).toHaveLength(1);
   });
 });
 
