@@ -144,25 +144,25 @@ export function createCreditHolds(repo: CreditsRepository, alerts: CreditAlerts,
       let left = input.amount;
       // Credits of a lot whose payment was refunded or disputed while questions held them go to
       // that payment as they come back (credits.purchases.ts `clawBack`), not to the balance.
-      let owedTaken = 0;
-      let owedRef: string | null = null;
+      const owedTaken = new Map<string, number>(); // by the checkout owed them
       for (const use of await repo.lockUnreturnedUses(input.lotQuestionId, tx)) {
         if (left === 0) break;
         const give = Math.min(left, use.open);
         const taken = Math.min(give, use.owed);
         await repo.returnToLot(input.lotQuestionId, use.lotId, give, taken, tx);
-        if (taken > 0) owedRef ??= use.owedRef;
-        owedTaken += taken;
+        if (taken > 0) owedTaken.set(use.owedRef ?? '', (owedTaken.get(use.owedRef ?? '') ?? 0) + taken);
         left -= give;
       }
       if (left > 0) throw new Error(`refund of ${input.questionId} exceeds what its ask took from lots`);
-      if (owedTaken > 0) {
-        const n = owedTaken.toLocaleString('en-GB');
+      for (const [checkoutId, taken] of owedTaken) {
         await repo.insertEntry(
-          { accountId: input.accountId, kind: 'clawback', state: 'paid', amount: -owedTaken, title: `Refunded payment: ${n} credits that question ${input.questionId} held, taken back as they came back`, ref: owedRef, uniqueRef: `clawback:owed:${input.uniqueRef}`, at: input.at },
+          {
+            accountId: input.accountId, kind: 'clawback', state: 'paid', amount: -taken, ref: checkoutId || null, uniqueRef: `clawback:owed:${input.uniqueRef}:${checkoutId}`, at: input.at,
+            title: `Refunded payment: ${taken.toLocaleString('en-GB')} credits that question ${input.questionId} held, taken back as they came back`,
+          },
           tx,
         );
-        if (!(await repo.addAvailable(input.accountId, -owedTaken, input.at, tx))) throw new Error(`taking back ${owedTaken} owed credits from ${input.accountId} would go below zero`);
+        if (!(await repo.addAvailable(input.accountId, -taken, input.at, tx))) throw new Error(`taking back ${taken} owed credits from ${input.accountId} would go below zero`);
       }
       afterCommit(tx, () => counters.refunded(input.amount));
       return true;
