@@ -19,7 +19,7 @@ import {
   HeatmapQuerySchema,
   PDF_CONTENT,
   PNG_CONTENT,
-  PngExportQuerySchema, PdfExportQuerySchema,
+  PngExportQuerySchema,
   PublicHeatmapQuerySchema,
   SVG_CONTENT,
 } from './exports.schemas.ts';
@@ -184,10 +184,8 @@ export function exportsRoutes(deps: { heatmaps: HeatmapService; exportFiles: Exp
         summary: 'One A4 page: question, chart, what it means, answers',
         description:
           'The question, the chart, what it means (the summary and its confidence), the answers with pinned ones first (as many as fit, then ' +
-          'how many more) and the verification line, on one A4 page with the fonts the service ships. The result as it is now, unfiltered ' +
-          '(a query parameter is a 400); not cached.',
+          'how many more) and the verification line, on one A4 page with the fonts the service ships. The result as it is now; not cached.',
         params: IdParams,
-        querystring: PdfExportQuerySchema,
         response: {
           200: { description: 'The PDF.', headers: FILE_HEADERS, content: PDF_CONTENT },
           404: QUESTION_404,

@@ -47,9 +47,6 @@ const SizeParam = StringEnum(EXPORT_SIZE_NAMES, {
 /** GET /v2/questions/{id}/export.png */
 export const PngExportQuerySchema = Closed({ size: Type.Optional(SizeParam) });
 
-/** GET /v2/questions/{id}/export.pdf takes no query: a filter would be ignored, so any parameter is refused. */
-export const PdfExportQuerySchema = Closed({});
-
 /** GET /v2/questions/{id}/export.csv: the result's filters, with the same rules. */
 export const CsvExportQuerySchema = Closed(ResultQueryProperties);
 
