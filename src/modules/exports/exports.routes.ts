@@ -184,7 +184,8 @@ export function exportsRoutes(deps: { heatmaps: HeatmapService; exportFiles: Exp
         summary: 'One A4 page: question, chart, what it means, answers',
         description:
           'The question, the chart, what it means (the summary and its confidence), the answers with pinned ones first (as many as fit, then ' +
-          'how many more) and the verification line, on one A4 page with the fonts the service ships. The result as it is now; not cached.',
+          'how many more) and the verification line, on one A4 page with the fonts the service ships. The result as it is now, always unfiltered ' +
+          '(it takes no query parameters); not cached.',
         params: IdParams,
         response: {
           200: { description: 'The PDF.', headers: FILE_HEADERS, content: PDF_CONTENT },
