@@ -844,7 +844,7 @@ export interface paths {
         };
         /**
          * One A4 page: question, chart, what it means, answers
-         * @description The question, the chart, what it means (the summary and its confidence), the answers with pinned ones first (as many as fit, then how many more) and the verification line, on one A4 page with the fonts the service ships. The result as it is now; not cached.
+         * @description The question, the chart, what it means (the summary and its confidence), the answers with pinned ones first (as many as fit, then how many more) and the verification line, on one A4 page with the fonts the service ships. The result as it is now, always unfiltered (it takes no query parameters); not cached.
          */
         get: operations["exportPdf"];
         put?: never;
@@ -4668,7 +4668,7 @@ export interface operations {
                     externalRef?: string;
                     /** @description Declares a private question: answered only through its link by your own people, never by the panel. */
                     privateDeclaration?: {
-                        /** @description How many of your own people you will send the link to. */
+                        /** @description How many of your own people you will send the link to (1 to 1,000,000). */
                         recipients: number;
                     };
                 };
