@@ -20,14 +20,27 @@ export const ADMIN_CLI = path.join(REPO_ROOT, 'dist', 'bundle', 'admin.js');
 /** Variables of the outer environment that would point the child at another database or service. */
 const INHERITED_OUT = ['DATABASE_URL', 'DATA_DIR', 'REDIS_URL', 'TEST_DATABASE_URL', 'TEST_REDIS_URL', 'PUBLIC_BASE_URL', 'ROLE', 'TURNSTILE_SECRET', 'TURNSTILE_SITE_KEY', 'SMTP_URL', 'MAIL_FROM', 'SESSION_SECRET', 'PAYMENTS_PROVIDER', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_URL', 'PORT', 'HOST', 'NODE_ENV', 'LOG_LEVEL'];
 
+const handedOut = new Set<number>();
+
+/**
+ * A port free now, and never one this test process handed out before: the OS may offer a port it
+ * just gave back again, so two children started one after the other (the multi-process test's A
+ * and B) could both be told the same port, the second then failing to bind while its readiness
+ * check was answered by the first (seen once in CI as A counting B's asks).
+ */
 export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const port = (server.address() as net.AddressInfo).port;
-  server.close();
-  await once(server, 'close');
-  return port;
+  for (;;) {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const port = (server.address() as net.AddressInfo).port;
+    server.close();
+    await once(server, 'close');
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
 }
 
 /** The outer environment without anything that would point the service elsewhere, plus `env`. */
