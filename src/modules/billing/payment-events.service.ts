@@ -76,7 +76,7 @@ export function createPaymentEventsService(deps: { db: Db; repo: CheckoutsReposi
     let shortfall = row.clawback_shortfall - since;
     if (target > accounted) {
       const want = target - accounted;
-      const { taken } = await purchases.clawBack(
+      const taken = await purchases.clawBack(
         {
           accountId: row.account_id,
           checkoutId: row.id,

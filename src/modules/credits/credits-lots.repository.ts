@@ -92,7 +92,7 @@ export function createCreditsLotsRepository(db: Db) {
      * the balance row first (lock order). Read through the account's questions (lot uses are keyed
      * by question); a payment's refund is rare, so this reads what it needs only then.
      */
-    async lockHeldLots(accountId: string, tx: Db): Promise<Array<{ id: string; entryId: string; held: number; owed: number }>> {
+    async lockHeldLots(accountId: string, tx: Db): Promise<Array<{ id: string; entry_id: string; held: number; owed: number }>> {
       const holds = await tx
         .selectFrom('questions')
         .select([sql<string>`coalesce(parent_id, id)`.as('lot_question'), sql<number>`sum(credits_reserved - credits_spent - credits_refunded)::bigint`.as('hold')])
@@ -127,7 +127,7 @@ export function createCreditsLotsRepository(db: Db) {
         .orderBy('id')
         .forUpdate()
         .execute();
-      return lots.map((l) => ({ id: l.id, entryId: l.entry_id, held: held.get(l.id) ?? 0, owed: l.owed }));
+      return lots.map((l) => ({ ...l, held: held.get(l.id) ?? 0 }));
     },
 
     /** Marks `amount` more of a lot's held credits as owed to `checkoutId`. */

@@ -76,14 +76,14 @@ export function createPurchaseLedger(repo: CreditsRepository) {
      * it is marked owed to this checkout on the lots it came from, the purchase's own first, and
      * taken as it comes back (credits.holds.ts `refund`, one `clawback` row each), so a refund
      * after asking cannot keep the credits. Credits answers already spent cannot come back:
-     * `taken + owed` may be less than asked, and the caller records the difference.
+     * what is taken plus what is owed may be less than asked, and the caller records the difference.
      */
-    async clawBack(input: { accountId: string; checkoutId: string; credits: number; title: (taken: number, owed: number, spent: number) => string; uniqueRef: string; at: Date }, tx: Db): Promise<{ taken: number; owed: number }> {
+    async clawBack(input: { accountId: string; checkoutId: string; credits: number; title: (taken: number, owed: number, spent: number) => string; uniqueRef: string; at: Date }, tx: Db): Promise<number> {
       await repo.ensureBalance(input.accountId, tx);
       await repo.lockBalance(input.accountId, tx);
       const own = (await repo.entryByRef(purchaseRef(input.checkoutId), tx))?.id;
-      const ownFirst = <T extends { entryId: string }>(lots: T[]) => [...lots.filter((lot) => lot.entryId === own), ...lots.filter((lot) => lot.entryId !== own)];
-      const lots = (await repo.lockOpenLots(input.accountId, tx)).filter((lot) => lot.expires_at === null || lot.expires_at > input.at).map((lot) => ({ ...lot, entryId: lot.entry_id }));
+      const ownFirst = <T extends { entry_id: string }>(lots: T[]) => [...lots.filter((lot) => lot.entry_id === own), ...lots.filter((lot) => lot.entry_id !== own)];
+      const lots = (await repo.lockOpenLots(input.accountId, tx)).filter((lot) => lot.expires_at === null || lot.expires_at > input.at);
       const uses: LotUse[] = [];
       let left = input.credits;
       for (const lot of ownFirst(lots)) {
@@ -93,20 +93,19 @@ export function createPurchaseLedger(repo: CreditsRepository) {
         left -= take;
       }
       const taken = input.credits - left;
+      // What is held is the questions' open holds (their sum is the balance's `reserved`), so at
+      // most that is owed.
       let owed = 0;
       if (left > 0) {
-        const balance = await repo.balance(input.accountId, input.at, tx);
-        let owable = Math.min(left, balance.reserved);
         for (const lot of ownFirst(await repo.lockHeldLots(input.accountId, tx))) {
-          if (owable === 0) break;
-          const owe = Math.min(owable, lot.held - lot.owed);
+          if (owed === left) break;
+          const owe = Math.min(left - owed, lot.held - lot.owed);
           if (owe <= 0) continue;
           await repo.addOwed(lot.id, owe, input.checkoutId, tx);
-          owable -= owe;
           owed += owe;
         }
       }
-      if (taken === 0) return { taken, owed };
+      if (taken === 0) return 0;
       const entry = await repo.insertEntry(
         { accountId: input.accountId, kind: 'clawback', state: 'paid', amount: -taken, title: input.title(taken, owed, input.credits - taken - owed), ref: input.checkoutId, uniqueRef: input.uniqueRef, at: input.at },
         tx,
@@ -114,7 +113,7 @@ export function createPurchaseLedger(repo: CreditsRepository) {
       if (!entry) throw new Error(`clawback ${input.uniqueRef} was already posted`);
       if (!(await repo.addAvailable(input.accountId, -taken, input.at, tx))) throw new Error(`clawback of ${taken} from ${input.accountId} would go below zero`);
       await repo.takeFromLots(uses, tx);
-      return { taken, owed };
+      return taken;
     },
 
     /** A dispute won: forgets up to `upTo` of what the checkout is still owed out of held credits; returns how much. */
