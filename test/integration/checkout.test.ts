@@ -29,6 +29,7 @@ const eventId = () => `evt_test_${randomBytes(15).toString('base64url').replace(
 const fire = (action: TestAction, checkout: Checkout, id = eventId()) => t.container.paymentEvents.apply(testEvent(action, id, checkout));
 const balance = async (headers: Headers) => (await t.inject({ url: '/v1/billing/balance', headers })).json();
 const ledger = async (headers: Headers) => (await t.inject({ url: '/v1/billing/ledger', headers })).json().rows;
+const checkoutNow = async (headers: Headers, id: string): Promise<Checkout> => (await t.inject({ url: `/v1/billing/checkouts/${id}`, headers })).json().checkout;
 
 async function startCheckout(person: SignedInPerson, body: Record<string, unknown>, headers: Headers = person.auth): Promise<Checkout> {
   const response = await t.inject({ method: 'POST', url: '/v1/billing/checkout', headers, payload: body });
@@ -64,6 +65,7 @@ describe('who may check out', () => {
     const checkout = await startCheckout(person, { pack: 'standard', currency: 'GBP', method: 'card' });
     expect(checkout).toMatchObject({
       status: 'open', provider: 'test', method: 'card', pack: 'standard', credits: 5000, amount: 4750, currency: 'GBP', bankTransfer: null, paidAt: null,
+      refundedAmount: 0, disputedAmount: 0, creditsTakenBack: 0,
       url: `${t.config.publicBaseUrl}/pay/test/${checkout.id}`,
       returnUrl: `${t.config.publicBaseUrl}/app/credits?checkout=${checkout.id}`,
     });
@@ -216,6 +218,8 @@ describe('refunds and disputes', () => {
     expect(clawback).toMatchObject({ kind: 'clawback', state: 'paid', amount: -880, ref: checkout.id });
     expect(clawback.title).toMatch(/Refund of £10\.00: 880 credits .* taken back \(120 more, held by open questions, will be taken back as they come back\)/);
     expect(await balance(person.auth)).toMatchObject({ credits: 120, reserved: 120 });
+    // The checkout stays paid and says what was refunded and taken back.
+    expect(await checkoutNow(person.auth, checkout.id)).toMatchObject({ status: 'paid', refundedAmount: checkout.amount, disputedAmount: 0, creditsTakenBack: 880 });
     await expectReconciled(t);
   });
 
@@ -243,6 +247,7 @@ describe('refunds and disputes', () => {
     // All the payment's credits but the 24 spent were taken back; the same refund again takes nothing more.
     const taken = rows.filter((r: { kind: string; ref: string }) => r.kind === 'clawback' && r.ref === checkout.id).reduce((sum: number, r: { amount: number }) => sum + r.amount, 0);
     expect(taken).toBe(-976);
+    expect(await checkoutNow(person.auth, checkout.id)).toMatchObject({ refundedAmount: checkout.amount, creditsTakenBack: 976 });
     expect(await fire('refund', checkout)).toBe('unchanged');
     expect((await ledger(person.auth)).length).toBe(rows.length);
     await expectReconciled(t);
@@ -270,8 +275,10 @@ describe('refunds and disputes', () => {
     await fire('pay', checkout);
     await fire('dispute', checkout);
     expect(await balance(person.auth)).toMatchObject({ credits: 0 });
+    expect(await checkoutNow(person.auth, checkout.id)).toMatchObject({ status: 'paid', refundedAmount: 0, disputedAmount: checkout.amount, creditsTakenBack: 5000 });
     await fire('dispute_won', checkout);
     expect(await balance(person.auth)).toMatchObject({ credits: 5000 });
+    expect(await checkoutNow(person.auth, checkout.id)).toMatchObject({ status: 'paid', refundedAmount: 0, disputedAmount: 0, creditsTakenBack: 0 });
     const rows = await ledger(person.auth);
     expect(rows.map((r: { kind: string; amount: number }) => [r.kind, r.amount])).toEqual([['adjustment', 5000], ['clawback', -5000], ['purchase', 5000]]);
     await expectReconciled(t);

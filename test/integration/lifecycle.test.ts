@@ -171,12 +171,18 @@ describe('cancel', () => {
   it('a follow-up waiting for its parent can be cancelled on its own: its credits come back, the parent goes on', async () => {
     const key = await funded();
     const parent = await ask(t, key, { draft: choiceDraft(), then: [{ text: 'Why did you pick that one?', n: 10 }] });
-    const [child] = await t.db.selectFrom('questions').select(['id', 'credits_reserved']).where('parent_id', '=', parent.id).execute();
+    // A client finds the follow-up through the list's parentId filter; it names its parent.
+    const listed = await t.inject({ method: 'GET', url: `/v2/questions?parentId=${parent.id}`, headers: key.auth });
+    expect(listed.statusCode, listed.body).toBe(200);
+    const [child, ...more] = listed.json().questions;
+    expect(more).toEqual([]);
+    expect(child).toMatchObject({ parentId: parent.id, status: 'draft', text: 'Why did you pick that one?' });
+    expect(parent).not.toHaveProperty('parentId');
     const before = await money(t, key);
     const response = await cancel(key, child.id);
     expect(response.statusCode, response.body).toBe(200);
-    expect(response.json()).toMatchObject({ refundCredits: child.credits_reserved, question: { status: 'cancelled' } });
-    expect(await money(t, key)).toMatchObject({ credits: before.credits, reserved: before.reserved - child.credits_reserved });
+    expect(response.json()).toMatchObject({ refundCredits: child.creditsReserved, question: { status: 'cancelled', parentId: parent.id } });
+    expect(await money(t, key)).toMatchObject({ credits: before.credits, reserved: before.reserved - child.creditsReserved });
     expect((await getQuestion(t, key, parent.id)).status).toBe('live');
     await answerAll(t, parent.id, heads.slice(0, 10));
     expect((await getQuestion(t, key, parent.id)).status).toBe('complete');

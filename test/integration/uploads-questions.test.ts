@@ -148,4 +148,19 @@ describe('media of ours must be a finished upload of the right kind', () => {
     const after = (await t.inject({ method: 'GET', url: '/v1/billing/balance', headers: key.auth })).json();
     expect(after).toEqual(before);
   });
+
+  it("another account's finished upload is refused: its publicUrl shows to anyone, but only its own account puts it in a question", async () => {
+    const other = await fundedKey(t, 100_000);
+    const before = (await t.inject({ method: 'GET', url: '/v1/billing/balance', headers: other.auth })).json();
+    const refused = await askRaw(t, other, { draft: clickTest(wide) });
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json().error.details.validation[0]).toMatchObject({ field: 'draft.stimulus.imageUrl', code: 'not_allowed' });
+    expect(refused.json().error.details.validation[0].message).toContain("another account's upload");
+    expect((await t.inject({ method: 'GET', url: '/v1/billing/balance', headers: other.auth })).json()).toEqual(before);
+    // The file itself stays public, and the account's own copy of it is accepted.
+    expect((await t.inject({ method: 'GET', url: pathOf(wide) })).statusCode).toBe(200);
+    const own = (await upload(t, other, 'image', 'image/png', await png(1200, 600))).publicUrl;
+    const asked = await askRaw(t, other, { draft: clickTest(own) });
+    expect(asked.statusCode, asked.body).toBe(201);
+  });
 });

@@ -1925,6 +1925,8 @@ export interface components {
             interestAudienceId?: string;
             /** @description Extension: the lowest grade of that audience that answers. */
             minGrade?: number;
+            /** @description Extension: on a follow-up (an item of the ask's `then`), the id of the question it follows; absent on any other question. `GET /v2/questions?parentId=` lists a question's follow-ups. */
+            parentId?: string;
         };
         Insights: {
             questionId: string;
@@ -3003,6 +3005,12 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             paidAt: string | null;
+            /** @description What the provider refunded of `amount` so far, in minor units (a paid checkout keeps `status` `paid`). */
+            refundedAmount: number;
+            /** @description What open or lost disputes (chargebacks) of the payment hold, in minor units; a won dispute counts no more. */
+            disputedAmount: number;
+            /** @description Credits taken back for refunds and disputes so far (the `clawback` rows of the ledger). Credits that open questions hold are taken as those questions give them back (docs/payments.md). */
+            creditsTakenBack: number;
         };
         /** @description A message to support (spec "Support"; docs/support.md). */
         SupportTicketRequest: {
@@ -4539,6 +4547,8 @@ export interface operations {
                 projectId?: string;
                 label?: string;
                 externalRef?: string;
+                /** @description Extension: only the follow-ups of this question (its `then` items; newest first, as every page, so the last item first). */
+                parentId?: string;
                 archived?: "exclude" | "only" | "include";
                 bookmarked?: boolean;
                 /** @description Only questions asked with the calling key (with a portal session: asked by the signed-in person). */

@@ -53,6 +53,9 @@ export const CheckoutSchema = Closed(
     expiresAt: DateTime({ description: 'Pay before this (an hour for cards, seven days for a bank transfer).' }),
     createdAt: DateTime(),
     paidAt: Nullable(DateTime()),
+    refundedAmount: Type.Integer({ minimum: 0, description: 'What the provider refunded of `amount` so far, in minor units (a paid checkout keeps `status` `paid`).' }),
+    disputedAmount: Type.Integer({ minimum: 0, description: 'What open or lost disputes (chargebacks) of the payment hold, in minor units; a won dispute counts no more.' }),
+    creditsTakenBack: Type.Integer({ minimum: 0, description: 'Credits taken back for refunds and disputes so far (the `clawback` rows of the ledger). Credits that open questions hold are taken as those questions give them back (docs/payments.md).' }),
   },
   { $id: 'Checkout' },
 );

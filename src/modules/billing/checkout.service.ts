@@ -12,6 +12,7 @@ import { findCreditPack } from '../credits/credit-packs.ts';
 import type { PurchaseLedger } from '../credits/credits.purchases.ts';
 import type { CheckoutRow, CheckoutsRepository } from './checkouts.repository.ts';
 import type { PaymentProvider } from './payment-provider.ts';
+import { disputedAmount } from './disputes.ts';
 import type { BankTransfer, Checkout, CheckoutBody } from './billing.schemas.ts';
 
 /** How long a checkout waits for its money: an hour on a card page, a week for a bank transfer (docs/payments.md). */
@@ -48,7 +49,8 @@ export function createCheckoutService(deps: {
 
   const returnUrl = (row: Pick<CheckoutRow, 'id' | 'return_path'>) => `${publicBaseUrl}${row.return_path ?? DEFAULT_RETURN_PATH}?checkout=${row.id}`;
 
-  function view(row: CheckoutRow): Checkout {
+  /** `takenBack`: the checkout's clawbacks net of what won disputes gave back (the ledger's, not the row's: held credits are taken as they come back, after the payment's last event). */
+  function view(row: CheckoutRow, takenBack: number): Checkout {
     return {
       id: row.id,
       accountId: row.account_id,
@@ -65,11 +67,20 @@ export function createCheckoutService(deps: {
       expiresAt: row.expires_at.toISOString(),
       createdAt: row.created_at.toISOString(),
       paidAt: row.paid_at?.toISOString() ?? null,
+      refundedAmount: row.refunded_amount,
+      disputedAmount: disputedAmount(row.disputes),
+      creditsTakenBack: takenBack,
     };
   }
 
+  /** The view with what was taken back read from the ledger, only for a payment refunded or disputed (nothing can have been taken back otherwise). */
+  async function viewOf(row: CheckoutRow, tx: Db = db): Promise<Checkout> {
+    const touched = row.refunded_amount > 0 || Object.keys(row.disputes).length > 0;
+    return view(row, touched ? await purchases.takenFor(row.account_id, row.id, tx) : 0);
+  }
+
   return {
-    view,
+    viewOf,
 
     async start(actor: Actor, body: CheckoutBody): Promise<Checkout> {
       const session = sessionOf(actor);
@@ -152,25 +163,25 @@ export function createCheckoutService(deps: {
         }
         return changed;
       });
-      return view(updated);
+      return view(updated, 0);
     },
 
     async get(actor: Actor, id: string): Promise<Checkout> {
       sessionOf(actor);
       const row = await repo.find(actor.accountId, id);
       if (!row) throw notFound('No such checkout.');
-      return view(row);
+      return viewOf(row);
     },
 
     /** A checkout by its id alone, for the test provider's page (its address is the capability); null when there is none. */
     async byId(id: string): Promise<Checkout | null> {
       const row = await repo.findAny(id);
-      return row ? view(row) : null;
+      return row ? viewOf(row) : null;
     },
 
     async recent(actor: Actor, limit = 10): Promise<Checkout[]> {
       sessionOf(actor);
-      return (await repo.recent(actor.accountId, limit)).map(view);
+      return Promise.all((await repo.recent(actor.accountId, limit)).map((row) => viewOf(row)));
     },
   };
 }

@@ -9,6 +9,7 @@ import type { PurchaseLedger } from '../credits/credits.purchases.ts';
 import { emitEvent } from '../events/outbox.ts';
 import type { CheckoutRow, CheckoutsRepository } from './checkouts.repository.ts';
 import type { DisputeState } from '../../db/schema.ts';
+import { disputedAmount } from './disputes.ts';
 import type { PaymentEvent, PaymentProvider } from './payment-provider.ts';
 import { purchaseTitle, type CheckoutService } from './checkout.service.ts';
 
@@ -35,9 +36,6 @@ export function createPaymentEventsService(deps: { db: Db; repo: CheckoutsReposi
   /** Credits the pack's lot lives for, from the moment the money is confirmed. */
   const validUntil = (row: CheckoutRow, from: Date) => addDays(from, findCreditPack(row.pack)?.validForDays ?? 365);
 
-  /** What disputes hold: the open ones and the lost ones (a won dispute gave its money back). */
-  const disputedOf = (disputes: Record<string, DisputeState>) => Object.values(disputes).reduce((sum, d) => sum + (d.state === 'won' ? 0 : d.amount), 0);
-
   /** Credits to take back for what the provider reports refunded and under dispute, pro rata, rounded up (never keep credits not paid for). */
   const owed = (row: Pick<CheckoutRow, 'credits' | 'amount'>, refunded: number, disputed: number) =>
     Math.ceil((row.credits * Math.min(row.amount, refunded + disputed)) / row.amount);
@@ -58,7 +56,7 @@ export function createPaymentEventsService(deps: { db: Db; repo: CheckoutsReposi
     );
     const updated = await repo.update(row.id, { status: 'paid', paid_at: at, payment_ref: event.paymentRef ?? row.payment_ref }, tx);
     if (entry && updated) {
-      await emitEvent(tx, { accountId: row.account_id, type: 'credits.purchased', uniqueRef: `credits.purchased:${row.id}`, payload: { checkout: checkouts.view(updated), ledgerEntryId: entry.id }, at });
+      await emitEvent(tx, { accountId: row.account_id, type: 'credits.purchased', uniqueRef: `credits.purchased:${row.id}`, payload: { checkout: await checkouts.viewOf(updated, tx), ledgerEntryId: entry.id }, at });
     }
     return 'applied';
   }
@@ -67,7 +65,7 @@ export function createPaymentEventsService(deps: { db: Db; repo: CheckoutsReposi
   async function settleClawback(row: CheckoutRow, refunded: number, disputes: Record<string, DisputeState>, event: PaymentEvent, why: string, tx: Db): Promise<EventOutcome> {
     if (row.status !== 'paid') throw notYet(`The payment of checkout ${row.id} is not confirmed here yet`);
     const at = clock.now();
-    const target = owed(row, refunded, disputedOf(disputes));
+    const target = owed(row, refunded, disputedAmount(disputes));
     const accounted = row.clawed_back + row.clawback_shortfall;
     // Held credits taken since as they came back (credits.holds.ts) moved from the shortfall to
     // what was taken: the ledger's rows of this checkout say how much.

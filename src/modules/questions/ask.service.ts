@@ -104,7 +104,7 @@ interface Deps {
   publicBaseUrl: string;
   /**
    * What a URL names when it is one of our uploads' publicUrls (own-media.ts): media of ours must
-   * be a finished upload of the right kind, and a click test stores its image's size, so its
+   * be a finished upload of the asking account, of the right kind, and a click test stores its image's size, so its
    * heatmap gets the aspect with no query on the result path (docs/uploads.md "Click tests").
    * Absent: nothing checked or stored.
    */
@@ -131,7 +131,7 @@ export function createAskService(deps: Deps) {
       try {
         plan = await planAsk(deps, actor, body, now);
         // Looked up before the transaction, which stays short (docs/architecture.md).
-        stimulus = await checkOwnMedia(deps.ownFile, plan.main, plan.followUps);
+        stimulus = await checkOwnMedia(deps.ownFile, actor.accountId, plan.main, plan.followUps);
       } catch (error) {
         // A retry replays its stored response even when the request would no longer pass (a
         // scheduledFor now in the past, a draft deleted since), and another body under its key

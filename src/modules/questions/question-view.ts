@@ -75,5 +75,6 @@ export function questionView(row: QuestionRow, baseUrl: string): Question {
     linkCode: row.link_code,
     linkUrl: answerLinkUrl(baseUrl, row.link_code),
     ...(row.audience_id ? { interestAudienceId: row.audience_id, minGrade: row.min_grade ?? 1 } : {}),
+    ...(row.parent_id ? { parentId: row.parent_id } : {}),
   };
 }

@@ -15,6 +15,8 @@ export interface ListFilter {
   projectId?: string;
   label?: string;
   externalRef?: string;
+  /** Only the follow-ups of this question. */
+  parentId?: string;
   archived: 'exclude' | 'only' | 'include';
   bookmarked?: boolean;
   /** Only questions asked with this key. */
@@ -201,6 +203,7 @@ export function createQuestionsRepository(db: Db) {
       if (filter.projectId) q = q.where('q.project_id', '=', filter.projectId);
       if (filter.label) q = q.where(sql<boolean>`q.labels @> ARRAY[${filter.label}]::text[]`);
       if (filter.externalRef) q = q.where('q.external_ref', '=', filter.externalRef);
+      if (filter.parentId) q = q.where('q.parent_id', '=', filter.parentId);
       if (filter.archived === 'exclude') q = q.where('q.archived', '=', false);
       if (filter.archived === 'only') q = q.where('q.archived', '=', true);
       if (filter.bookmarked !== undefined) q = q.where('q.bookmarked', '=', filter.bookmarked);

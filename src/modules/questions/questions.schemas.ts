@@ -42,6 +42,7 @@ export const QuestionSchema = Closed(
     linkUrl: Type.Optional(Type.String({ format: 'uri', description: 'Extension: the answer link to share; the QR codes encode it.' })),
     interestAudienceId: Type.Optional(Type.String({ description: 'Extension: the interest audience the question asks instead of targeting (docs/audiences.md); absent for targeting.' })),
     minGrade: Type.Optional(Type.Integer({ minimum: 1, description: 'Extension: the lowest grade of that audience that answers.' })),
+    parentId: Type.Optional(Type.String({ description: 'Extension: on a follow-up (an item of the ask\'s `then`), the id of the question it follows; absent on any other question. `GET /v2/questions?parentId=` lists a question\'s follow-ups.' })),
   },
   { $id: 'Question' },
 );
@@ -56,6 +57,7 @@ export const ListQuestionsQuerySchema = Closed({
   projectId: Type.Optional(Type.String({ maxLength: 64 })),
   label: Type.Optional(Type.String({ maxLength: 40 })),
   externalRef: Type.Optional(Type.String({ maxLength: 100 })),
+  parentId: Type.Optional(Type.String({ maxLength: 64, description: 'Extension: only the follow-ups of this question (its `then` items; newest first, as every page, so the last item first).' })),
   archived: Type.Optional(StringEnum(['exclude', 'only', 'include'], { default: 'exclude' })),
   bookmarked: Type.Optional(Type.Boolean()),
   mine: Type.Optional(Type.Boolean({ description: 'Only questions asked with the calling key (with a portal session: asked by the signed-in person).' })),

@@ -59,6 +59,7 @@ export function createQuestionsService(deps: {
         projectId: query.projectId,
         label: query.label,
         externalRef: query.externalRef,
+        parentId: query.parentId,
         archived: query.archived ?? 'exclude',
         bookmarked: query.bookmarked,
         // mine: the calling key's questions, or a signed-in person's own.

@@ -60,12 +60,12 @@ export function createUploadsService(deps: UploadsDeps) {
      * has that address; null for any other URL (no query). The ask refuses a question whose media
      * is 'missing' or of the wrong kind, and stores a click test's image size.
      */
-    async ownFile(url: string): Promise<{ kind: 'image' | 'audio'; width: number | null; height: number | null } | 'missing' | null> {
+    async ownFile(url: string): Promise<{ accountId: string; kind: 'image' | 'audio'; width: number | null; height: number | null } | 'missing' | null> {
       const parsed = files.nameIn(url);
       if (!parsed) return null;
       const row = await repo.findReady(parsed.id);
       if (!row || row.ext !== parsed.ext) return 'missing';
-      return { kind: row.kind as 'image' | 'audio', width: row.width ?? null, height: row.height ?? null };
+      return { accountId: row.account_id, kind: row.kind as 'image' | 'audio', width: row.width ?? null, height: row.height ?? null };
     },
 
     /** The daily sweep: uploads never finished, their URL ended, go with any bytes stored for them. */
