@@ -20,7 +20,7 @@ function send(reply: FastifyReply, request: FastifyRequest, code: ErrorCode, mes
 
 const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
-function fromFastifyError(error: FastifyError): { code: ErrorCode; message?: string; details?: Record<string, unknown> } | null {
+function fromFastifyError(error: FastifyError, request: FastifyRequest): { code: ErrorCode; message?: string; details?: Record<string, unknown> } | null {
   // A path id, code, token or slug of the wrong format names nothing, like a well-formed one that
   // does not exist: 404 on every route (spec "Endpoints"), while body and query mistakes stay 400.
   if (error.validation && error.validationContext === 'params') return { code: 'not_found' };
@@ -33,8 +33,11 @@ function fromFastifyError(error: FastifyError): { code: ErrorCode; message?: str
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return { code: 'unsupported_media_type' };
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { code: 'payload_too_large' };
+    case 'FST_ERR_CTP_BODY_TOO_LARGE': {
+      // The route's own limit (uploads have larger ones than JSON routes), so a client can tell how much to cut.
+      const limit = request.routeOptions.bodyLimit;
+      return limit ? { code: 'payload_too_large', message: `The request body is larger than this endpoint takes (${limit.toLocaleString('en-GB')} bytes).`, details: { limit } } : { code: 'payload_too_large' };
+    }
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return { code: 'validation_failed', message: 'The body is empty; send a JSON object.', details: { validation: [{ field: 'body', code: 'required', message: 'A JSON body is required.' }] } };
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -78,7 +81,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       if (error.status >= 500) request.log.error({ err: error }, 'service error');
       return send(reply, request, error.code, error.message, error.details, error.headers);
     }
-    const mapped = fromFastifyError(error);
+    const mapped = fromFastifyError(error, request);
     if (mapped) return send(reply, request, mapped.code, mapped.message, mapped.details);
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       request.log.warn({ err: error }, 'unmapped client error');

@@ -329,7 +329,7 @@ describe('a body of the wrong shape is a 400', () => {
   it('a body over the limit (256 KiB by default) is 413 payload_too_large', async () => {
     const response = await estimate({ draft: { type: 'yes_mostly_no', text: 'q'.repeat(300 * 1024) } });
     expect(response.statusCode).toBe(413);
-    expect(response.json().error.code).toBe('payload_too_large');
+    expect(response.json().error).toMatchObject({ code: 'payload_too_large', details: { limit: 256 * 1024 }, message: 'The request body is larger than this endpoint takes (262,144 bytes).' });
   });
 
   it('a body just under the limit is read and validated', async () => {

@@ -150,11 +150,11 @@ describe('GET /v2/questions/{id}/export.csv', () => {
   it('multi choice, ranking and click tests fill `options` and `taps`', async () => {
     const multi = await ask(t, key, { type: 'multi_choice', text: 'Which do you use?', options: [{ label: 'Email' }, { label: 'Chat' }, { label: 'Phone' }], n: 10 });
     await answer(t, multi.id as string, take(1)[0], { options: [0, 2] });
-    expect(readCsv((await call(base, `/v2/questions/${multi.id}/export.csv`, { headers: key.auth })).body).rows[0]).toMatchObject({ options: 'Email | Phone' });
+    expect(readCsv((await call(base, `/v2/questions/${multi.id}/export.csv`, { headers: key.auth })).body).rows[0]).toMatchObject({ options: 'Email | Phone', options_indexes: '0 2' });
 
     const ranking = await ask(t, key, { type: 'ranking', text: 'Order these', options: [{ label: 'A' }, { label: 'B' }, { label: 'C' }], n: 10 });
     await answer(t, ranking.id as string, take(1)[0], { order: [2, 0, 1] });
-    expect(readCsv((await call(base, `/v2/questions/${ranking.id}/export.csv`, { headers: key.auth })).body).rows[0]).toMatchObject({ option: 'C', options: 'C > A > B' });
+    expect(readCsv((await call(base, `/v2/questions/${ranking.id}/export.csv`, { headers: key.auth })).body).rows[0]).toMatchObject({ option: 'C', options: 'C > A > B', options_indexes: '2 0 1' });
 
     const click = await ask(t, key, { type: 'click_test', text: 'Where would you sign up?', stimulus: { imageUrl: 'https://img.example.com/home.png' }, clickTest: { maxTaps: 2 }, n: 10 });
     await answer(t, click.id as string, take(1)[0], { taps: [{ x: 0.25, y: 0.4 }, { x: 0.6, y: 0.1 }] });

@@ -220,7 +220,8 @@ describe('PUT to the upload URL, and the file served', () => {
 
   it('refuses a body over the largest upload before reading it all (413)', async () => {
     const made = await ticket(t, key, 'image', 'image/png', 1000);
-    refused(await put(t, made.uploadUrl, Buffer.alloc(UPLOAD_LIMITS.imageBytes + 1), made.headers), 413, 'payload_too_large');
+    const error = refused(await put(t, made.uploadUrl, Buffer.alloc(UPLOAD_LIMITS.imageBytes + 1), made.headers), 413, 'payload_too_large');
+    expect(error.details).toEqual({ declared: 1000, received: UPLOAD_LIMITS.imageBytes + 1 });
   });
 
   it('refuses an expired upload URL (404), and an unknown or malformed one', async () => {

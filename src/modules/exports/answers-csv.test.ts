@@ -27,9 +27,9 @@ describe('answers CSV', () => {
     const lines = csv.slice(1).split('\r\n');
     // rows are newest first (as the result cache keeps them): the CSV is oldest first.
     expect(lines[1]).toContain(",Pocket,1,,,'=1+1,");
-    expect(lines[1]).toMatch(/,true,false,$/);
+    expect(lines[1]).toMatch(/,true,false,,$/);
     expect(lines[2]).toContain(',Penny,0,,,"short, ""quoted""\nsecond line",');
-    expect(lines[2]).toMatch(/,7\.4,false,true,$/);
+    expect(lines[2]).toMatch(/,7\.4,false,true,,$/);
     expect(lines[3]).toBe('');
   });
 
@@ -38,6 +38,12 @@ describe('answers CSV', () => {
     expect(csvRecord(answerRow({ options: [0, 2] }), { type: 'multi_choice', labels, imageUrl: null, graded: false }).options).toBe('A | C');
     expect(csvRecord(answerRow({ order: [2, 0, 1], optionLabel: 'C' }), { type: 'ranking', labels, imageUrl: null, graded: false }).options).toBe('C > A > B');
     expect(csvRecord(answerRow({ pair: [1, 2], option: 2, optionLabel: 'C' }), { type: 'pairwise', labels, imageUrl: null, graded: false }).options).toBe('B vs C');
+    // A label holding a separator leaves `options` ambiguous; `options_indexes` is not.
+    const tricky = ['Red | Blue', 'Green', 'Blue'];
+    expect(csvRecord(answerRow({ options: [0, 2] }), { type: 'multi_choice', labels: tricky, imageUrl: null, graded: false })).toMatchObject({ options: 'Red | Blue | Blue', options_indexes: '0 2' });
+    expect(csvRecord(answerRow({ order: [2, 0, 1], optionLabel: 'Blue' }), { type: 'ranking', labels: tricky, imageUrl: null, graded: false }).options_indexes).toBe('2 0 1');
+    expect(csvRecord(answerRow({ pair: [1, 2], option: 2, optionLabel: 'Blue' }), { type: 'pairwise', labels: tricky, imageUrl: null, graded: false }).options_indexes).toBe('1 2');
+    expect(csvRecord(answerRow({ option: 0 }), choice).options_indexes).toBeNull();
     expect(csvRecord(answerRow({ option: 0 }), choice).options).toBeNull();
   });
 

@@ -35,6 +35,7 @@ export const CSV_COLUMNS = [
   'pinned',
   'simulated',
   'grade',
+  'options_indexes',
 ] as const;
 
 type Column = (typeof CSV_COLUMNS)[number];
@@ -67,6 +68,16 @@ function optionsOf(row: AnswerRow, ctx: QuestionContext): string | null {
   }
 }
 
+/**
+ * `options_indexes`: the same options as `options`, as their indexes with a space between: a
+ * label may itself hold ` | `, ` > ` or ` vs `, an index never does, so a program reads this
+ * column and `options` is for people.
+ */
+function optionIndexesOf(row: AnswerRow, ctx: QuestionContext): string | null {
+  const indexes = ctx.type === 'multi_choice' ? row.options : ctx.type === 'ranking' ? row.order : ctx.type === 'pairwise' ? row.pair : undefined;
+  return indexes && indexes.length ? indexes.join(' ') : null;
+}
+
 /** Taps as `x y` pairs (0 to 1 from the top left, three decimals) separated by `; `. */
 const tapsOf = (row: AnswerRow): string | null => (row.taps?.length ? row.taps.map((p) => `${p.x.toFixed(3)} ${p.y.toFixed(3)}`).join('; ') : null);
 
@@ -89,6 +100,7 @@ export function csvRecord(row: AnswerRow, ctx: QuestionContext): Record<Column, 
     pinned: row.pinned,
     simulated: row.simulated,
     grade: row.grade,
+    options_indexes: optionIndexesOf(row, ctx),
   };
 }
 
