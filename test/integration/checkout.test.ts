@@ -220,6 +220,10 @@ describe('refunds and disputes', () => {
     expect(await balance(person.auth)).toMatchObject({ credits: 120, reserved: 120 });
     // The checkout stays paid and says what was refunded and taken back.
     expect(await checkoutNow(person.auth, checkout.id)).toMatchObject({ status: 'paid', refundedAmount: checkout.amount, disputedAmount: 0, creditsTakenBack: 880 });
+    // The portal's list of recent checkouts says it beside "Paid".
+    const page = await t.app.inject({ url: '/app/credits', headers: { cookie: `hc_session=${person.token}` } });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<span class="status-pill">Paid</span> <span class="status-pill">Refunded £10.00</span>');
     await expectReconciled(t);
   });
 

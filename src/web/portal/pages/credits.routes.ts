@@ -78,10 +78,16 @@ ${currency === 'CAD' ? `<span class="muted">${escapeHtml(s.transferNotInCad)}</s
 </form>
 </li>`;
     });
+    // A paid checkout stays paid; what its payment lost since is said beside it.
+    const moneyBack = (c: Checkout) =>
+      [c.refundedAmount > 0 ? fill(s.checkoutRefunded, { amount: f.money(c.refundedAmount, c.currency) }) : null, c.disputedAmount > 0 ? fill(s.checkoutDisputed, { amount: f.money(c.disputedAmount, c.currency) }) : null]
+        .filter((text) => text !== null)
+        .map((text) => ` <span class="status-pill">${escapeHtml(text)}</span>`)
+        .join('');
     const history = recent.length
       ? `<section class="card"><h2>${escapeHtml(s.recentCheckouts)}</h2><ul class="rows">${recent
           .map(
-            (c) => `<li class="row"><a href="/app/credits?checkout=${escapeHtml(c.id)}"><strong>${escapeHtml(`${packTitle(c.pack)} · ${s.packCredits.replace('{n}', f.int(c.credits))}`)}</strong></a><span class="row-meta">${escapeHtml(`${f.money(c.amount, c.currency)} · ${c.method === 'card' ? s.payByCard : s.payByTransfer} · ${f.date(c.createdAt)}`)} · <span class="status-pill">${escapeHtml(s[`checkoutState_${c.status}`])}</span></span></li>`,
+            (c) => `<li class="row"><a href="/app/credits?checkout=${escapeHtml(c.id)}"><strong>${escapeHtml(`${packTitle(c.pack)} · ${s.packCredits.replace('{n}', f.int(c.credits))}`)}</strong></a><span class="row-meta">${escapeHtml(`${f.money(c.amount, c.currency)} · ${c.method === 'card' ? s.payByCard : s.payByTransfer} · ${f.date(c.createdAt)}`)} · <span class="status-pill">${escapeHtml(s[`checkoutState_${c.status}`])}</span>${moneyBack(c)}</span></li>`,
           )
           .join('\n')}</ul></section>`
       : '';

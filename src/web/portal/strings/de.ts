@@ -92,6 +92,8 @@ export const de: PortalStrings = {
   checkoutState_paid: 'Bezahlt',
   checkoutState_failed: 'Fehlgeschlagen',
   checkoutState_expired: 'Abgelaufen',
+  checkoutRefunded: '{amount} erstattet',
+  checkoutDisputed: '{amount} angefochten',
   payee: 'Empfänger',
   sortCode: 'Sort Code (Bankleitzahl)',
   accountNumber: 'Kontonummer',

@@ -94,6 +94,8 @@ export const en = {
   checkoutState_paid: 'Paid',
   checkoutState_failed: 'Failed',
   checkoutState_expired: 'Expired',
+  checkoutRefunded: 'Refunded {amount}',
+  checkoutDisputed: 'Disputed {amount}',
   payee: 'Payee',
   sortCode: 'Sort code',
   accountNumber: 'Account number',

@@ -92,6 +92,8 @@ export const es: PortalStrings = {
   checkoutState_paid: 'Pagado',
   checkoutState_failed: 'Fallido',
   checkoutState_expired: 'Caducado',
+  checkoutRefunded: '{amount} reembolsado',
+  checkoutDisputed: '{amount} en disputa',
   payee: 'Beneficiario',
   sortCode: 'Código de sucursal (sort code)',
   accountNumber: 'Número de cuenta',

@@ -92,6 +92,8 @@ export const fr: PortalStrings = {
   checkoutState_paid: 'Payé',
   checkoutState_failed: 'Échoué',
   checkoutState_expired: 'Expiré',
+  checkoutRefunded: '{amount} remboursé',
+  checkoutDisputed: '{amount} contesté',
   payee: 'Bénéficiaire',
   sortCode: 'Sort code (code guichet)',
   accountNumber: 'Numéro de compte',

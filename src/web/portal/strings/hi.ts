@@ -92,6 +92,8 @@ export const hi: PortalStrings = {
   checkoutState_paid: 'भुगतान हो गया',
   checkoutState_failed: 'विफल',
   checkoutState_expired: 'समाप्त',
+  checkoutRefunded: '{amount} वापस किया गया',
+  checkoutDisputed: '{amount} पर विवाद',
   payee: 'प्राप्तकर्ता',
   sortCode: 'सॉर्ट कोड',
   accountNumber: 'खाता संख्या',

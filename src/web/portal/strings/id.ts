@@ -92,6 +92,8 @@ export const id: PortalStrings = {
   checkoutState_paid: 'Dibayar',
   checkoutState_failed: 'Gagal',
   checkoutState_expired: 'Kedaluwarsa',
+  checkoutRefunded: '{amount} dikembalikan',
+  checkoutDisputed: '{amount} disengketakan',
   payee: 'Penerima',
   sortCode: 'Sort code',
   accountNumber: 'Nomor rekening',

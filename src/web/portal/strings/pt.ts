@@ -92,6 +92,8 @@ export const pt: PortalStrings = {
   checkoutState_paid: 'Pago',
   checkoutState_failed: 'Falhou',
   checkoutState_expired: 'Expirado',
+  checkoutRefunded: '{amount} reembolsado',
+  checkoutDisputed: '{amount} contestado',
   payee: 'Favorecido',
   sortCode: 'Sort code (código da agência)',
   accountNumber: 'Número da conta',

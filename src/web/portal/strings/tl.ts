@@ -92,6 +92,8 @@ export const tl: PortalStrings = {
   checkoutState_paid: 'Bayad na',
   checkoutState_failed: 'Nabigo',
   checkoutState_expired: 'Nag-expire',
+  checkoutRefunded: 'Na-refund ang {amount}',
+  checkoutDisputed: 'Pinagtatalunan ang {amount}',
   payee: 'Babayaran',
   sortCode: 'Sort code',
   accountNumber: 'Numero ng account',
