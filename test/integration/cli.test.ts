@@ -253,7 +253,7 @@ describe('the admin CLI and the service as processes', () => {
     it('a key made by the CLI before the start authenticates over HTTP', async () => {
       const { status, body } = await balance(service, state.secret!);
       expect(status).toBe(200);
-      expect(body).toEqual({ credits: 0, reserved: 0, expiring: [], currency: 'EUR', capRemaining: 2500, freeQuestionToday: true });
+      expect(body).toEqual({ credits: 0, reserved: 0, expiring: [], currency: 'EUR', capRemaining: 2500, freeQuestionToday: true, account: { id: state.accountId, name: 'Ada Labs', kind: 'person' } });
     });
 
     it('credits:grant through the running service adds a bonus, and "--amount -100" takes credits away', async () => {

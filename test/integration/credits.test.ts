@@ -38,7 +38,8 @@ const grant = (key: TestKey, amount: number, reason: string, extra: { kind?: 'bo
 describe('a new account', () => {
   it('has no credits, nothing reserved or expiring, the account currency and an empty ledger', async () => {
     const key = await t.makeKey(['account:read']);
-    expect(await balanceOf(key)).toEqual({ credits: 0, reserved: 0, expiring: [], currency: 'GBP', capRemaining: null, freeQuestionToday: true });
+    const account = await t.db.selectFrom('accounts').select(['name', 'kind']).where('id', '=', key.accountId).executeTakeFirstOrThrow();
+    expect(await balanceOf(key)).toEqual({ credits: 0, reserved: 0, expiring: [], currency: 'GBP', capRemaining: null, freeQuestionToday: true, account: { id: key.accountId, ...account } });
     expect(await ledgerOf(key)).toEqual({ rows: [], nextCursor: null });
   });
 

@@ -63,8 +63,11 @@ describe('login --key, whoami, logout', () => {
     expect(who.stdout).toContain(`${t.baseUrl}: API key hc_live_`);
     expect(who.stdout).not.toContain(owner.secret);
     expect(who.stdout).toContain('credits available (GBP)');
+    // Which account the key acts for: the one it was made in.
+    const account = await t.db.selectFrom('accounts').select(['id', 'name', 'kind']).where('id', '=', owner.accountId).executeTakeFirstOrThrow();
+    expect(who.stdout).toContain(`Acts for ${account.kind === 'team' ? 'the team' : 'the personal account'} "${account.name}" (${account.id}).`);
     const asJson = json((await runCli(['whoami', '--json'], env())).stdout);
-    expect(asJson).toMatchObject({ baseUrl: t.baseUrl, credential: 'api_key', balance: { credits: 10_000 } });
+    expect(asJson).toMatchObject({ baseUrl: t.baseUrl, credential: 'api_key', balance: { credits: 10_000, account: { id: owner.accountId } } });
   });
 
   it('HEADCOUNT_API_KEY wins over the saved key, and --base-url over HEADCOUNT_BASE_URL', async () => {

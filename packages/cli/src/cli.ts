@@ -336,6 +336,7 @@ const whoami: Handler = async (ctx, ui) => {
     if (now.oauth.scope) ui.print(`Scopes: ${now.oauth.scope}.`);
     if (now.oauth.expiresAt) ui.print(`Access token valid until ${new Date(now.oauth.expiresAt).toISOString()}${now.oauth.refreshToken ? ' (renewed automatically)' : ''}.`);
   }
+  if (balance?.account) ui.print(`Acts for ${balance.account.kind === 'team' ? 'the team' : 'the personal account'} "${balance.account.name}" (${balance.account.id}).`);
   if (balance) ui.print(`${credits(balance.credits - balance.reserved)} available (${balance.currency}).`);
   if (note) ui.print(note);
 };

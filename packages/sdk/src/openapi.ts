@@ -2478,6 +2478,13 @@ export interface components {
             freeQuestionToday: boolean;
             /** Format: date-time */
             privateDeclaredAt?: string;
+            /** @description Extension: the account this balance is of, so a credential can tell which account it acts for (a personal account, or a team). */
+            account?: {
+                id: string;
+                name: string;
+                /** @enum {string} */
+                kind: "person" | "team";
+            };
         };
         /** @description Extension: when the account is warned about its credits (webhook events). */
         BillingAlerts: {

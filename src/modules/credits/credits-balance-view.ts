@@ -47,6 +47,7 @@ export function createBalanceView(deps: {
       capRemaining,
       freeQuestionToday: extra.freeQuestionToday,
       ...(extra.privateDeclaredAt ? { privateDeclaredAt: extra.privateDeclaredAt } : {}),
+      account: { id: account.id, name: account.name, kind: account.kind as 'person' | 'team' },
     };
   };
 }

@@ -12,6 +12,7 @@ export const BalanceSchema = Closed(
     capRemaining: Nullable(Type.Integer({ minimum: 0, description: "What is left today under the calling key's daily cap; null when the key has none." })),
     freeQuestionToday: Type.Boolean(),
     privateDeclaredAt: Type.Optional(DateTime()),
+    account: Type.Optional(Closed({ id: Type.String(), name: Type.String(), kind: StringEnum(['person', 'team']) }, { description: 'Extension: the account this balance is of, so a credential can tell which account it acts for (a personal account, or a team).' })),
   },
   { $id: 'Balance' },
 );
